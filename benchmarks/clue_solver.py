@@ -1,0 +1,60 @@
+"""Benchmark: full exact recompute of the Clue solver on random consistent logs.
+
+Each case simulates a true random deal (Red Keep 6/6/11 or Meereen 6/6/9 deck, 3 to 6 players,
+equal hands with face-up leftovers), then a log of 0 to 60 entries (my hand, the face-up cards,
+random rumors with correct passes and shows, occasional reveals and wrong accusations), and times
+``solve(config, log)`` in-process: every card x holder probability and every certain fact.
+
+Usage: ``python benchmarks/clue_solver.py [--cases N] [--seed S] [--advice] [--refuter] [--top K]``.
+Prints median, p90 and worst milliseconds and the number of cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solvers.clue.simulate import MEEREEN, RED_KEEP, random_game
+from solvers.clue.solver import solve
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print a summary line (plus the slowest cases with --top)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--advice", action="store_true", help="also compute rumor advice")
+    ap.add_argument("--refuter", action="store_true", help="use the refuter model")
+    ap.add_argument("--top", type=int, default=0, help="show the K slowest cases")
+    args = ap.parse_args(argv)
+
+    rng = random.Random(args.seed)
+    times: list[tuple[float, str]] = []
+    for case in range(args.cases):
+        deck_name, deck = rng.choice([("red_keep", RED_KEEP), ("meereen", MEEREEN)])
+        nplayers = rng.randint(3, 6)
+        n_entries = rng.randint(0, 60)
+        game = random_game(rng, deck, nplayers, n_entries, me=rng.randrange(nplayers))
+        t0 = time.perf_counter()
+        sol = solve(game.config, game.log, refuter_model=args.refuter, advice=args.advice)
+        ms = (time.perf_counter() - t0) * 1000
+        if sol.status != "ok":
+            raise SystemExit(f"case {case}: consistent log reported as {sol.status}")
+        times.append((ms, f"case={case} deck={deck_name} players={nplayers} entries={n_entries}"))
+    ms_sorted = sorted(t for t, _ in times)
+    median = statistics.median(ms_sorted)
+    p90 = ms_sorted[min(len(ms_sorted) - 1, int(0.9 * len(ms_sorted)))]
+    print(f"cases={len(times)} median={median:.2f}ms p90={p90:.2f}ms worst={ms_sorted[-1]:.2f}ms")
+    for ms, label in sorted(times, reverse=True)[: args.top]:
+        print(f"  {ms:8.2f}ms  {label}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

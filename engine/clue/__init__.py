@@ -1,0 +1,25 @@
+"""Clue: Game of Thrones — the rules engine (see ``game``) and its boards as data."""
+
+from engine.clue.board import BOARDS, Board, load_board, load_rules
+from engine.clue.game import (
+    ClueConfig,
+    ClueState,
+    action_from_json,
+    action_to_json,
+    apply,
+    events_for,
+    is_over,
+    legal_actions,
+    new_game,
+    result,
+    state_from_json,
+    state_to_json,
+    to_act,
+    view,
+)
+
+__all__ = [
+    "BOARDS", "Board", "ClueConfig", "ClueState", "action_from_json", "action_to_json", "apply",
+    "events_for", "is_over", "legal_actions", "load_board", "load_rules", "new_game", "result",
+    "state_from_json", "state_to_json", "to_act", "view",
+]

@@ -1,0 +1,132 @@
+"""The shared engine core: the seeded RNG, errors, and the event log every game uses.
+
+Engines are pure: no I/O, no UI. Every random choice goes through an :class:`Rng` held in
+the game state, so a game replays exactly from ``(config, seed, actions)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_MASK64 = (1 << 64) - 1
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid; the message is a sentence a player understands."""
+
+
+class Rng:
+    """SplitMix64: tiny, fast, and its whole state is one int, so it round-trips through JSON."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = seed & _MASK64
+
+    def copy(self) -> Rng:
+        r = Rng.__new__(Rng)
+        r.state = self.state
+        return r
+
+    def next64(self) -> int:
+        self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``, without modulo bias (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = _MASK64 - (_MASK64 + 1) % n
+        while True:
+            x = self.next64()
+            if x <= limit:
+                return x % n
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, items: list[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        out = list(items)
+        self.shuffle(out)
+        return out
+
+    def random(self) -> float:
+        return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+
+def derive_seed(seed: int, *labels: object) -> int:
+    """A stable sub-seed, so bots and games seeded from one number never share a stream."""
+    r = Rng(seed)
+    for label in labels:
+        for ch in str(label):
+            r.state ^= ord(ch) * 0x100000001B3
+            r.next64()
+        r.next64()
+    return r.next64()
+
+
+class EventLog:
+    """An append-only event log that copies cheaply.
+
+    Copies share one list; each remembers its own length. Appending to a copy whose
+    shared list has grown past it (another branch appended) first takes a private copy,
+    so branches never see each other's events.
+
+    Each entry is ``(event, seats)``: ``seats`` is ``None`` for a public event, or the
+    tuple of seats that see it whole; every other seat sees ``event`` redacted by the
+    game's redaction function.
+    """
+
+    __slots__ = ("items", "n")
+
+    def __init__(self, items: list[tuple[dict, tuple[int, ...] | None]] | None = None) -> None:
+        self.items = items if items is not None else []
+        self.n = len(self.items)
+
+    def copy(self) -> EventLog:
+        c = EventLog.__new__(EventLog)
+        c.items = self.items
+        c.n = self.n
+        return c
+
+    def append(self, event: dict, seats: tuple[int, ...] | None = None) -> None:
+        if len(self.items) != self.n:
+            self.items = self.items[: self.n]
+        self.items.append((event, seats))
+        self.n += 1
+
+    def __len__(self) -> int:
+        return self.n
+
+    def entries(self, since: int = 0) -> list[tuple[dict, tuple[int, ...] | None]]:
+        return self.items[since : self.n]
+
+    def to_json(self) -> list[dict]:
+        return [{"event": _plain_copy(e), "seats": list(s) if s is not None else None} for e, s in self.entries()]
+
+    @classmethod
+    def from_json(cls, data: list[dict]) -> EventLog:
+        return cls([(_plain_copy(d["event"]), tuple(d["seats"]) if d["seats"] is not None else None) for d in data])
+
+
+def _plain_copy(x: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars): the log never shares lists with its JSON."""
+    t = type(x)
+    if t is dict:
+        return {k: v if type(v) in _SCALARS else _plain_copy(v) for k, v in x.items()}
+    if t is list or t is tuple:
+        return [v if type(v) in _SCALARS else _plain_copy(v) for v in x]
+    return x
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})

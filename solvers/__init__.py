@@ -1,0 +1,1 @@
+"""Deduction, advice and bots. Consumes engine observations only; never imports tui or textual."""

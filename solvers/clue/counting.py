@@ -1,0 +1,655 @@
+"""Exact counting of card deals under per-card holder sets, capacities and clauses.
+
+The problem handed to :func:`count` is purely combinatorial:
+
+* holders ``0..H-1`` with capacities (how many cards each must end up with);
+* for every card a bitmask of holders it may lie with;
+* clauses: "at least one of these literals holds", a literal being (card, holder mask);
+* optional weight factors for the refuter model: (offset, literals), each deal is weighted by
+  ``6 // (1 + offset + number of true literals)`` (6 keeps every weight an integer, it cancels
+  out of every probability).
+
+The count is the number (or total weight) of assignments of every card to an allowed holder that
+fill each holder exactly and satisfy every clause.
+
+Method.
+
+1. Propagation (sound: it only applies forced facts, so the set of deals is unchanged): a card
+   with one allowed holder is fixed; a full holder is removed from every other card; a holder that
+   needs every card still allowed to it gets them; clauses drop impossible literals, vanish when a
+   literal is certain, and a clause left with one literal restricts that card.
+2. Symmetry: holders that every remaining constraint treats alike (same capacity left, same
+   allowed column, same membership in every literal) are merged into one holder of the summed
+   capacity; the count is multiplied by the ways to split its cards among the members, and each
+   member gets 1/m of the merged marginal.  Early in a game this collapses the unknown opponents.
+3. Dynamic programme over the cards.  *Clause cards* (named by a clause or weight factor) come
+   first, one card per step, in a greedy order that keeps the information about open clauses small
+   (open clauses whose processed literals coincide share their status, so the order minimises the
+   number of distinct processed-literal sets).  *Free cards* with the same holder set are
+   interchangeable: the group with the most ways to spread goes last, where its spread is forced
+   by the capacities left (one multinomial per state); other groups are either one step weighted
+   by multinomials or, when that would enumerate too many spreads, single-card steps.
+   The state is one Python int packing the remaining capacity of every holder (a bit field each
+   with a guard bit, so "room left" is one AND and "spread fits" is one subtraction and one AND),
+   one "already satisfied" bit per open clause and a 2-bit counter per open weight factor.  States
+   in which some holder can no longer be filled by the cards still to come are pruned.
+4. Marginals: the forward layers are kept; a backward pass computes for every state the number of
+   completions, and forward x transition x backward summed over a step gives the exact number of
+   deals with that card at each holder (for a group, the expected number of its cards at the
+   holder, divided by the group size).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import factorial
+from typing import NamedTuple
+
+Literal = tuple[int, int]
+WFactor = tuple[int, tuple[Literal, ...]]
+
+
+@dataclass
+class CountResult:
+    """Exact totals.  ``marg[c][h]`` is the (weighted) number of deals with card c at holder h."""
+
+    total: int
+    marg: list[list[int]] | None
+
+
+def _popcount(x: int) -> int:
+    """Number of set bits (holders in a mask)."""
+    return bin(x).count("1")
+
+
+def propagate(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+) -> tuple[list[int], list[int], list[int], list[tuple[Literal, ...]], list[WFactor], int] | None:
+    """Apply forced deductions; return (cap, allowed, fixed, clauses, wfactors, const) or None.
+
+    Every step keeps the set of consistent deals unchanged (only forced facts are applied), so
+    counting afterwards is still exact; ``None`` means no deal is possible.  ``const`` is the
+    product of weight factors that became constant.
+    """
+    n = len(allowed)
+    nh = len(caps)
+    full = (1 << nh) - 1
+    cap = list(caps)
+    allowed = [a & full for a in allowed]
+    fixed = [-1] * n
+    const = 1
+    cl: list[list[Literal]] = [[(c, m & full) for c, m in lits] for lits in clauses]
+    wf: list[tuple[int, list[Literal]]] = [(off, [(c, m & full) for c, m in lits]) for off, lits in wfactors]
+    unfixed = list(range(n))
+    while True:
+        changed = False
+        still = []
+        for c in unfixed:
+            a = allowed[c]
+            if a == 0:
+                return None
+            if a & (a - 1) == 0:
+                h = a.bit_length() - 1
+                fixed[c] = h
+                cap[h] -= 1
+                if cap[h] < 0:
+                    return None
+                changed = True
+            else:
+                still.append(c)
+        unfixed = still
+        for h in range(nh):
+            bit = 1 << h
+            users = [c for c in unfixed if allowed[c] & bit]
+            if len(users) < cap[h]:
+                return None
+            if users and cap[h] == 0:
+                for c in users:
+                    allowed[c] &= ~bit
+                changed = True
+            elif users and len(users) == cap[h]:
+                for c in users:
+                    allowed[c] = bit
+                changed = True
+        new_cl: list[list[Literal]] = []
+        for lits in cl:
+            keep: list[Literal] = []
+            sat = False
+            for c, m in lits:
+                a = allowed[c]
+                if a & m == 0:
+                    continue
+                if a & ~m == 0:
+                    sat = True
+                    break
+                keep.append((c, m))
+            if sat:
+                changed = True
+                continue
+            if not keep:
+                return None
+            if len(keep) == 1:
+                c, m = keep[0]
+                allowed[c] &= m
+                changed = True
+                continue
+            if len(keep) != len(lits):
+                changed = True
+            new_cl.append(keep)
+        if len(new_cl) != len(cl):
+            changed = True
+        cl = new_cl
+        new_wf: list[tuple[int, list[Literal]]] = []
+        for off, lits in wf:
+            keep = []
+            for c, m in lits:
+                a = allowed[c]
+                if a & m == 0:
+                    continue
+                if a & ~m == 0:
+                    off += 1
+                    continue
+                keep.append((c, m))
+            if keep:
+                new_wf.append((off, keep))
+            else:
+                const *= 6 // (1 + off)
+        wf = new_wf
+        if not changed:
+            break
+    # Drop duplicate and subsumed clauses (a clause implied by a smaller one adds nothing).
+    sets = sorted({frozenset(lits) for lits in cl}, key=len)
+    kept: list[frozenset[Literal]] = []
+    for s in sets:
+        if not any(k <= s for k in kept):
+            kept.append(s)
+    out_cl = [tuple(sorted(s)) for s in kept]
+    out_wf = [(off, tuple(lits)) for off, lits in wf]
+    return cap, allowed, fixed, out_cl, out_wf, const
+
+
+def _order_clause_cards(cards: list[int], factors: list[tuple[Literal, ...]], allowed: list[int]) -> list[int]:
+    """Greedy order keeping the information carried about open factors small.
+
+    A factor is open from its first to its last card.  Two open factors whose already processed
+    literals are the same always have the same status, so they cost one bit together; the greedy
+    step therefore minimises the number of *distinct* processed-literal sets among open factors
+    (ties: close more factors, then fewer allowed holders).
+    """
+    touching: dict[int, list[int]] = {c: [] for c in cards}
+    for f, lits in enumerate(factors):
+        for c, _m in lits:
+            touching[c].append(f)
+    left = [len(lits) for lits in factors]
+    done: list[frozenset[Literal]] = [frozenset()] * len(factors)
+    open_sigs: dict[int, frozenset[Literal]] = {}
+    remaining = set(cards)
+    order: list[int] = []
+    while remaining:
+        best = None
+        best_key = None
+        for c in remaining:
+            sigs = dict(open_sigs)
+            closes = 0
+            for f in touching[c]:
+                if left[f] == 1:
+                    sigs.pop(f, None)
+                    closes += 1
+                else:
+                    sigs[f] = done[f] | {lit for lit in factors[f] if lit[0] == c}
+            key = (len(set(sigs.values())), -closes, _popcount(allowed[c]), c)
+            if best_key is None or key < best_key:
+                best_key = key
+                best = c
+        assert best is not None
+        remaining.discard(best)
+        order.append(best)
+        for f in touching[best]:
+            left[f] -= 1
+            done[f] = done[f] | {lit for lit in factors[f] if lit[0] == best}
+            if left[f] == 0:
+                open_sigs.pop(f, None)
+            else:
+                open_sigs[f] = done[f]
+    return order
+
+
+def _compositions(n: int, caps: list[int]) -> list[tuple[int, ...]]:
+    """All ways to write n as an ordered sum of len(caps) parts with part i <= caps[i]."""
+    out: list[tuple[int, ...]] = []
+    k = len(caps)
+    suffix = [0] * (k + 1)
+    for i in range(k - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + caps[i]
+
+    def rec(i: int, rest: int, acc: list[int]) -> None:
+        if i == k - 1:
+            if rest <= caps[i]:
+                out.append((*acc, rest))
+            return
+        lo = max(0, rest - suffix[i + 1])
+        for x in range(lo, min(caps[i], rest) + 1):
+            acc.append(x)
+            rec(i + 1, rest - x, acc)
+            acc.pop()
+
+    if k == 0:
+        return [()] if n == 0 else []
+    rec(0, n, [])
+    return out
+
+
+def count(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]] = (),  # type: ignore[assignment]
+    wfactors: list[WFactor] = (),  # type: ignore[assignment]
+    *,
+    marginals: bool = True,
+) -> CountResult:
+    """Count (weighted) deals exactly; with ``marginals`` also every card x holder count."""
+    n = len(allowed)
+    nh = len(caps)
+    prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
+    if prop is None:
+        return CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+    cap, allowed, fixed, cl, wf, const = prop
+    unfixed = [c for c in range(n) if fixed[c] < 0]
+    active = [h for h in range(nh) if cap[h] > 0]
+    if sum(cap[h] for h in active) != len(unfixed) or any(cap[h] < 0 for h in range(nh)):
+        return CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+
+    # ---- merge interchangeable holders ---------------------------------------------------------
+    # Holders that every constraint treats alike (same remaining capacity, same allowed column,
+    # same membership in every literal) form one holder of the summed capacity; the count is then
+    # multiplied by the number of ways to split its cards among the members, and each member gets
+    # 1/m of the merged marginal.  This collapses e.g. all unknown opponents early in a game.
+    lit_masks = [m for lits in cl for _, m in lits] + [m for _, lits in wf for _, m in lits]
+    signature: dict[tuple[object, ...], list[int]] = {}
+    for h in active:
+        sig = (cap[h], tuple(allowed[c] >> h & 1 for c in unfixed), tuple(m >> h & 1 for m in lit_masks))
+        signature.setdefault(sig, []).append(h)
+    classes = [hs for hs in signature.values() if len(hs) > 1]
+    for hs in classes:
+        each = cap[hs[0]]
+        const *= factorial(each * len(hs)) // factorial(each) ** len(hs)
+        cap[hs[0]] = each * len(hs)
+        drop = 0
+        for h in hs[1:]:
+            cap[h] = 0
+            drop |= 1 << h
+        allowed = [a & ~drop for a in allowed]
+        cl = [tuple((c, m & ~drop) for c, m in lits) for lits in cl]
+        wf = [(off, tuple((c, m & ~drop) for c, m in lits)) for off, lits in wf]
+    if classes:
+        active = [h for h in active if cap[h] > 0]
+
+    # ---- layout of the packed state ------------------------------------------------------------
+    b = max([cap[h] for h in active], default=0).bit_length()
+    width = b + 1
+    g = 1 << b
+    shift = {h: f * width for f, h in enumerate(active)}
+    guards = sum(g << shift[h] for h in active)
+    capmask = (1 << (len(active) * width)) - 1
+    key0 = sum((g + cap[h]) << shift[h] for h in active)
+    rmask = {h: (g - 1) << shift[h] for h in active}
+    unit = {h: 1 << shift[h] for h in active}
+    pos = len(active) * width
+    clause_bit: list[int] = []
+    for _ in cl:
+        clause_bit.append(1 << pos)
+        pos += 1
+    wf_shift: list[int] = []
+    for _ in wf:
+        wf_shift.append(pos)
+        pos += 2
+
+    factor_cards: list[tuple[int, ...]] = [tuple(c for c, _ in lits) for lits in cl]
+    factor_cards += [tuple(c for c, _ in lits) for _, lits in wf]
+    in_factor = {c for fc in factor_cards for c in fc}
+    factor_lits: list[tuple[Literal, ...]] = [tuple(lits) for lits in cl] + [tuple(lits) for _, lits in wf]
+    clause_cards = _order_clause_cards(sorted(in_factor), factor_lits, allowed)
+    groups: dict[int, list[int]] = {}
+    for c in unfixed:
+        if c not in in_factor:
+            groups.setdefault(allowed[c], []).append(c)
+    # Free groups: the one with the most ways to spread over its holders goes last, where its
+    # spread is forced by the capacities left (one multinomial per state, nothing to enumerate).
+    # The others are expanded into single-card steps when that is cheaper than enumerating
+    # their spreads, else they stay one step weighted by multinomials.
+    group_items = []
+    for mask, cs in groups.items():
+        hs = [h for h in active if mask >> h & 1]
+        group_items.append((_n_compositions(len(cs), [cap[h] for h in hs]), mask, cs, hs))
+    group_items.sort()
+    final_group = group_items.pop() if group_items else None
+    single_cards: list[int] = []
+    comp_groups = []
+    for ncomp, _mask, cs, hs in group_items:
+        if ncomp > len(cs) * len(hs):
+            single_cards.extend(cs)
+        else:
+            comp_groups.append((cs, hs))
+
+    last_of: dict[int, int] = {}
+    for f, fc in enumerate(factor_cards):
+        last_of[f] = max(fc, key=clause_cards.index)
+
+    # Remaining-card supply per holder after each step, for dead-state pruning.
+    steps_cards: list[list[int]] = [[c] for c in clause_cards] + [[c] for c in single_cards]
+    steps_cards += [cs for cs, _hs in comp_groups]
+    if final_group is not None:
+        steps_cards.append(final_group[2])
+    nsteps = len(steps_cards)
+    supply_after: list[dict[int, int]] = []
+    running = {h: 0 for h in active}
+    for s in range(nsteps - 1, -1, -1):
+        supply_after.append(dict(running))
+        for c in steps_cards[s]:
+            for h in active:
+                if allowed[c] >> h & 1:
+                    running[h] += 1
+    supply_after.reverse()
+
+    def lim_const(s: int) -> int:
+        # 0 = no pruning needed; -1 = final step (every holder must end empty).
+        sup = supply_after[s]
+        if all(sup[h] >= cap[h] for h in active):
+            return 0
+        if all(sup[h] == 0 for h in active):
+            return -1
+        return sum((g + min(sup[h], cap[h])) << shift[h] for h in active) + guards
+
+    # ---- build step descriptions ---------------------------------------------------------------
+    steps: list[_CardStep | _GroupStep | _FinalStep] = []
+    for s, c in enumerate(clause_cards + single_cards):
+        trans = []
+        a = allowed[c]
+        for h in active:
+            if not a >> h & 1:
+                continue
+            orb = 0
+            addb = 0
+            for f, lits in enumerate(cl):
+                for lc, m in lits:
+                    if lc == c and m >> h & 1:
+                        orb |= clause_bit[f]
+            for f, (_, lits) in enumerate(wf):
+                for lc, m in lits:
+                    if lc == c and m >> h & 1:
+                        addb += 1 << wf_shift[f]
+            trans.append((h, rmask[h], unit[h], orb, addb))
+        req = 0
+        wclose = []
+        for f in range(len(cl)):
+            if last_of[f] == c:
+                req |= clause_bit[f]
+        for f, (off, lits) in enumerate(wf):
+            if last_of[len(cl) + f] == c:
+                table = tuple(6 // (1 + off + k) for k in range(len(lits) + 1))
+                wclose.append((wf_shift[f], 3 << wf_shift[f], table))
+        steps.append(_CardStep(c, trans, req, tuple(wclose), lim_const(s)))
+    for cs, hs in comp_groups:
+        ng = len(cs)
+        comps = []
+        for k in _compositions(ng, [cap[h] for h in hs]):
+            mult = factorial(ng)
+            pk = 0
+            for h, x in zip(hs, k, strict=True):
+                mult //= factorial(x)
+                pk += x << shift[h]
+            comps.append((pk, mult, k))
+        steps.append(_GroupStep(cs, hs, comps, lim_const(len(steps))))
+    if final_group is not None:
+        _ncomp, mask, cs, hs = final_group
+        outside = sum((g - 1) << shift[h] for h in active if not mask >> h & 1)
+        steps.append(_FinalStep(cs, hs, [shift[h] for h in hs], outside, g - 1))
+
+    # ---- forward pass --------------------------------------------------------------------------
+    layers: list[dict[int, int]] = []
+    cur: dict[int, int] = {key0: 1}
+    for step in steps:
+        layers.append(cur)
+        if isinstance(step, _CardStep):
+            cur = _card_forward(cur, step.trans, step.req, step.wclose, step.lim, capmask, guards)
+        elif isinstance(step, _GroupStep):
+            cur = _group_forward(cur, step.comps, step.lim, guards)
+        else:
+            tot = 0
+            for key, v in cur.items():
+                mult = _forced_spread(key - guards, len(step.cards), step.shifts, step.outside, step.fmask)
+                if mult:
+                    tot += v * mult
+            cur = {guards: tot} if tot else {}
+    total = cur.get(guards, 0) * const
+    if not marginals:
+        return CountResult(total, None)
+
+    marg = [[0] * nh for _ in range(n)]
+    if total == 0:
+        return CountResult(0, marg)
+    for c in range(n):
+        if fixed[c] >= 0:
+            marg[c][fixed[c]] = total
+
+    # ---- backward pass -------------------------------------------------------------------------
+    # bnext[key] = weighted number of ways to finish from state key after the step.
+    bnext: dict[int, int] = {guards: const}
+    for i in range(len(steps) - 1, -1, -1):
+        step = steps[i]
+        if isinstance(step, _CardStep):
+            bnext, acc = _card_backward(layers[i], step.trans, step.req, step.wclose, bnext)
+            for (h, *_rest), v in zip(step.trans, acc, strict=True):
+                marg[step.card][h] = v
+        elif isinstance(step, _GroupStep):
+            bnext, acc = _group_backward(layers[i], step.comps, bnext)
+            for hi, h in enumerate(step.holders):
+                tot_h = sum(w * k[hi] for w, (_pk, _mult, k) in zip(acc, step.comps, strict=True) if w)
+                for c in step.cards:
+                    marg[c][h] = tot_h // len(step.cards)
+        else:
+            bnext, per_h = _final_backward(layers[i], step, bnext.get(guards, 0), guards)
+            for hi, h in enumerate(step.holders):
+                for c in step.cards:
+                    marg[c][h] = per_h[hi] // len(step.cards)
+    for hs in classes:
+        for c in unfixed:
+            share = marg[c][hs[0]] // len(hs)
+            for h in hs:
+                marg[c][h] = share
+    return CountResult(total, marg)
+
+
+Trans = tuple[int, int, int, int, int]  # holder, its capacity bits, its unit, clause bits set, counter increments
+WClose = tuple[tuple[int, int, tuple[int, ...]], ...]  # (shift, field mask, weight by counter) per closing factor
+Comp = tuple[int, int, tuple[int, ...]]  # packed spread, multinomial, spread per holder
+
+
+class _CardStep(NamedTuple):
+    """One card placed on one of its allowed holders; closes the factors whose last card it is."""
+
+    card: int
+    trans: list[Trans]
+    req: int
+    wclose: WClose
+    lim: int
+
+
+class _GroupStep(NamedTuple):
+    """A group of interchangeable free cards spread over their holders in one go."""
+
+    cards: list[int]
+    holders: list[int]
+    comps: list[Comp]
+    lim: int
+
+
+class _FinalStep(NamedTuple):
+    """The last group: its spread is forced by the capacities left."""
+
+    cards: list[int]
+    holders: list[int]
+    shifts: list[int]
+    outside: int
+    fmask: int
+
+
+def _final_backward(fwd: dict[int, int], step: _FinalStep, end: int, guards: int) -> tuple[dict[int, int], list[int]]:
+    """Completions from each state before the forced last group, and its cards' expected spread."""
+    bcur: dict[int, int] = {}
+    per_h = [0] * len(step.holders)
+    n = len(step.cards)
+    for key, fv in fwd.items():
+        rest = key - guards
+        mult = _forced_spread(rest, n, step.shifts, step.outside, step.fmask)
+        if mult:
+            bcur[key] = mult * end
+            t = fv * mult * end
+            for hi, sh in enumerate(step.shifts):
+                per_h[hi] += t * (rest >> sh & step.fmask)
+    return bcur, per_h
+
+
+_FACT = [factorial(i) for i in range(64)]
+
+
+def _fact(i: int) -> int:
+    """Factorial, cached for the small arguments the spreads need."""
+    return _FACT[i] if i < 64 else factorial(i)
+
+
+def _forced_spread(rest: int, n: int, shifts: list[int], outside: int, fmask: int) -> int:
+    """n! / prod(r_h!) for the capacities ``rest`` left; 0 if a holder outside the group is not empty."""
+    if rest & outside:
+        return 0
+    mult = _fact(n)
+    for sh in shifts:
+        mult //= _fact(rest >> sh & fmask)
+    return mult
+
+
+def _n_compositions(n: int, caps: list[int]) -> int:
+    """How many ways to split n into len(caps) ordered parts, part i at most caps[i]."""
+    ways = [1] + [0] * n
+    for cp in caps:
+        new = [0] * (n + 1)
+        for total, w in enumerate(ways):
+            if w:
+                for x in range(min(cp, n - total) + 1):
+                    new[total + x] += w
+        ways = new
+    return ways[n]
+
+
+def _card_forward(
+    cur: dict[int, int],
+    trans: list[Trans],
+    req: int,
+    wclose: WClose,
+    lim: int,
+    capmask: int,
+    guards: int,
+) -> dict[int, int]:
+    """Place one card on each allowed holder with room; close factors; drop dead states."""
+    nd: dict[int, int] = {}
+    get = nd.get
+    if not wclose and not any(t[4] for t in trans):
+        tr = [(rm, u, ob) for _h, rm, u, ob, _a in trans]
+        for key, v in cur.items():
+            for rm, u, ob in tr:
+                if key & rm:
+                    nk = (key - u) | ob
+                    if req:
+                        if nk & req != req:
+                            continue
+                        nk ^= req
+                    if lim and (nk != guards if lim < 0 else (lim - (nk & capmask)) & guards != guards):
+                        continue
+                    nd[nk] = get(nk, 0) + v
+        return nd
+    for key, v in cur.items():
+        for _h, rm, u, ob, ad in trans:
+            if key & rm:
+                nk = ((key - u) | ob) + ad
+                if req:
+                    if nk & req != req:
+                        continue
+                    nk ^= req
+                if lim and (nk & capmask != guards if lim < 0 else (lim - (nk & capmask)) & guards != guards):
+                    continue
+                val = v
+                for sh, fm, table in wclose:
+                    val *= table[(nk & fm) >> sh]
+                    nk &= ~fm
+                nd[nk] = get(nk, 0) + val
+    return nd
+
+
+def _card_backward(
+    fwd: dict[int, int],
+    trans: list[Trans],
+    req: int,
+    wclose: WClose,
+    bnext: dict[int, int],
+) -> tuple[dict[int, int], list[int]]:
+    """Completions from each state before a card step, and the deal count per holder of that card."""
+    bcur: dict[int, int] = {}
+    acc = [0] * len(trans)
+    get = bnext.get
+    for key, fv in fwd.items():
+        s = 0
+        for i, (_h, rm, u, ob, ad) in enumerate(trans):
+            if key & rm:
+                nk = ((key - u) | ob) + ad
+                if req:
+                    if nk & req != req:
+                        continue
+                    nk ^= req
+                wgt = 1
+                for sh, fm, table in wclose:
+                    wgt *= table[(nk & fm) >> sh]
+                    nk &= ~fm
+                bv = get(nk)
+                if bv:
+                    t = bv * wgt
+                    s += t
+                    acc[i] += fv * t
+        if s:
+            bcur[key] = s
+    return bcur, acc
+
+
+def _group_forward(cur: dict[int, int], comps: list[Comp], lim: int, guards: int) -> dict[int, int]:
+    """Spread a group of interchangeable cards in every way that fits, weighted by multinomials."""
+    nd: dict[int, int] = {}
+    get = nd.get
+    for key, v in cur.items():
+        for pk, mult, _k in comps:
+            nk = key - pk
+            if nk & guards != guards:
+                continue
+            if lim and (lim - nk) & guards != guards:
+                continue
+            nd[nk] = get(nk, 0) + v * mult
+    return nd
+
+
+def _group_backward(fwd: dict[int, int], comps: list[Comp], bnext: dict[int, int]) -> tuple[dict[int, int], list[int]]:
+    """Completions from each state before a group step, and the deal weight of every spread."""
+    bcur: dict[int, int] = {}
+    acc = [0] * len(comps)
+    get = bnext.get
+    for key, fv in fwd.items():
+        s = 0
+        for i, (pk, mult, _k) in enumerate(comps):
+            bv = get(key - pk)
+            if bv:
+                t = bv * mult
+                s += t
+                acc[i] += fv * t
+        if s:
+            bcur[key] = s
+    return bcur, acc

@@ -1,0 +1,138 @@
+"""A table runs one game: each seat is a human or a bot.
+
+Screens (and, later, remote players) act only through the table: they submit actions for
+their seat and read their seat's view; nobody outside the table touches the state. Bots
+take their turns inside the table and see only their own views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import IllegalAction, derive_seed
+from engine.registry import get_game
+from engine.session import Session
+from solvers.bots import make_bot
+
+HUMAN = "human"
+
+
+class Table:
+    """One game in progress, seats filled by humans and bots, with a replayable log."""
+
+    def __init__(self, game: str, config: Any, seed: int, seats: list[str], log: list | None = None) -> None:
+        self.spec = get_game(game)
+        self.game = game
+        if isinstance(config, dict):
+            config = self.spec.config_from_json(config)
+        self.config = config
+        self.seed = seed
+        if len(seats) != self._players():
+            raise ValueError(f"This game has {self._players()} seats; {len(seats)} were given.")
+        self.seats = list(seats)
+        self.log: list[list] = []
+        self._listeners: list[Callable[[], None]] = []
+        self._reset()
+        for entry in log or []:
+            seat, raw = entry
+            self._apply(seat, self.spec.action_from_json(raw))
+
+    def _players(self) -> int:
+        return self.config.players
+
+    def _reset(self) -> None:
+        self.state = self.spec.new_game(self.config, self.seed)
+        self.log = []
+        self.bots = {
+            i: make_bot(self.game, kind, seat=i, seed=derive_seed(self.seed, "bot", i, kind))
+            for i, kind in enumerate(self.seats)
+            if kind != HUMAN
+        }
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, k in enumerate(self.seats) if k == HUMAN]
+
+    def to_act(self) -> int | None:
+        return self.spec.to_act(self.state)
+
+    def is_over(self) -> bool:
+        return self.spec.is_over(self.state)
+
+    def result(self) -> dict | None:
+        return self.spec.result(self.state)
+
+    def view(self, seat: int, since: int = 0) -> dict:
+        return self.spec.view(self.state, seat, since)
+
+    def waiting_for_bot(self) -> bool:
+        s = self.to_act()
+        return s is not None and s in self.bots
+
+    # ----------------------------------------------------------------- acting
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Called after every change, so every screen at the table can refresh."""
+        self._listeners.append(callback)
+
+    def unsubscribe(self, callback: Callable[[], None]) -> None:
+        if callback in self._listeners:
+            self._listeners.remove(callback)
+
+    def _notify(self) -> None:
+        for cb in list(self._listeners):
+            cb()
+
+    def _apply(self, seat: int, action: tuple) -> None:
+        if self.spec.to_act(self.state) != seat:
+            raise IllegalAction("It is not your turn to act.")
+        self.state = self.spec.apply(self.state, action)
+        self.log.append([seat, self.spec.action_to_json(action)])
+
+    def submit(self, seat: int, action: tuple) -> None:
+        """A human's action; IllegalAction (with the reason) leaves everything as it was."""
+        self._apply(seat, tuple(action))
+        self._notify()
+
+    def step_bot(self) -> bool:
+        """Let the bot to act (if any) take one action. Returns whether one acted."""
+        seat = self.to_act()
+        if seat is None or seat not in self.bots:
+            return False
+        bot = self.bots[seat]
+        action = bot.choose(self.view(seat, getattr(bot, "since", 0)))
+        self._apply(seat, action)
+        self._notify()
+        return True
+
+    def run_bots(self, limit: int = 100_000) -> int:
+        n = 0
+        while n < limit and self.step_bot():
+            n += 1
+        return n
+
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last action and everything after it; replay the rest."""
+        idx = max((i for i, (s, _a) in enumerate(self.log) if s == seat), default=None)
+        if idx is None:
+            return False
+        keep = self.log[:idx]
+        self._reset()
+        for s, raw in keep:
+            self._apply(s, self.spec.action_from_json(raw))
+        self._notify()
+        return True
+
+    # ----------------------------------------------------------------- sessions
+
+    def to_session(self) -> Session:
+        return Session(game=self.game, mode="play", config=self.config.to_json(), seed=self.seed,
+                       log=[list(e) for e in self.log], seats=list(self.seats))
+
+    @classmethod
+    def from_session(cls, session: Session) -> Table:
+        session.replay()  # validates every entry with a clear message before we build bots
+        return cls(session.game, session.config, session.seed, session.seats, session.log)

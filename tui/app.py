@@ -1,0 +1,182 @@
+"""The unmask Textual app: home, rules, resume, settings, and the Clue play screen.
+
+``run_app`` is what the CLI calls. The app either opens on a screen by name
+(``start="home" | "resume" | "rules:clue"``) or, given a :class:`solvers.table.Table`, goes
+straight to that game for ``human_seat`` and autosaves it after every action.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from solvers.table import Table
+
+READABLE_DELAY = 0.6
+THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "tokyo-night", "solarized-light")
+
+
+def default_bot_delay() -> float:
+    """Seconds between two bot actions: ``UNMASK_BOT_DELAY`` or a pace a person can follow."""
+    raw = os.environ.get("UNMASK_BOT_DELAY")
+    if raw:
+        try:
+            return max(0.0, float(raw))
+        except ValueError:
+            pass
+    return READABLE_DELAY
+
+
+class UnmaskCommands(Provider):
+    """Command palette entries for the whole app (ctrl+p)."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        app = self.app
+        assert isinstance(app, UnmaskApp)
+        speed = "readable" if app.bot_delay == 0 else "instant"
+        return [
+            ("New game: Clue vs bots", "Set up a Clue: Game of Thrones game against bots", app.action_new_game),
+            ("Resume a saved game", "List the saved sessions", app.action_resume),
+            ("Rules: Clue", "The rulebook and our assumptions", partial(app.action_rules, "clue")),
+            ("Help: keys of this screen", "Every key binding of the current screen", app.action_help),
+            (f"Bot speed: make it {speed}", "Toggle between instant and readable bot moves",
+             app.action_toggle_bot_speed),
+            ("Theme: next", "Switch to the next colour theme", app.action_next_theme),
+            ("Settings", "Bot speed and theme", app.action_settings),
+            ("Home", "Back to the home screen", app.action_home),
+        ]
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)
+
+
+class UnmaskApp(App[None]):
+    """Play hidden-information board games against bots."""
+
+    TITLE = "unmask"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {UnmaskCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("f2", "settings", "Settings", show=False, id="settings"),
+        Binding("ctrl+t", "next_theme", "Next theme", show=False, id="theme"),
+        Binding("ctrl+b", "toggle_bot_speed", "Bot speed", show=False, id="bot-speed"),
+    ]
+
+    def __init__(self, *, table: Table | None = None, session_id: str | None = None, human_seat: int = 0,
+                 bot_delay: float | None = None, start: str = "home") -> None:
+        super().__init__()
+        self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
+        self._table = table
+        self._session_id = session_id
+        self._human_seat = human_seat
+        self._start = start
+
+    # ----------------------------------------------------------------- start-up
+
+    def on_mount(self) -> None:
+        from tui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        if self._table is not None:
+            self.open_table(self._table, self._session_id, self._human_seat)
+        elif self._start == "resume":
+            self.action_resume()
+        elif self._start.startswith("rules"):
+            self.action_rules(self._start.partition(":")[2] or "clue")
+
+    def open_table(self, table: Table, session_id: str | None, human_seat: int, marks: dict | None = None) -> None:
+        """Open the play screen for ``table``; it autosaves to ``session_id`` (a new one if None)."""
+        from tui.clue.play import PlayScreen
+        from tui.storage import new_session_id
+
+        if session_id is None:
+            session_id = new_session_id(table.game)
+        self.push_screen(PlayScreen(table, human_seat, session_id, marks=marks))
+
+    # ----------------------------------------------------------------- navigation
+
+    def action_home(self) -> None:
+        """Pop back to the home screen."""
+        from tui.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+        if not isinstance(self.screen, HomeScreen):
+            self.switch_screen(HomeScreen())
+
+    def action_new_game(self) -> None:
+        from tui.screens.home import SetupScreen
+
+        self.action_home()
+        self.push_screen(SetupScreen())
+
+    def action_resume(self) -> None:
+        from tui.screens.resume import ResumeScreen
+
+        self.action_home()
+        self.push_screen(ResumeScreen())
+
+    def action_rules(self, game: str = "clue") -> None:
+        from tui.screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen(game))
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_settings(self) -> None:
+        from tui.screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen())
+
+    # ----------------------------------------------------------------- settings
+
+    def action_toggle_bot_speed(self) -> None:
+        self.set_bot_delay(READABLE_DELAY if self.bot_delay == 0 else 0.0)
+
+    def set_bot_delay(self, delay: float) -> None:
+        self.bot_delay = delay
+        self.notify("Bots now move instantly." if delay == 0 else f"Bots now move every {delay:g} s.",
+                    title="Bot speed")
+        for screen in self.screen_stack:
+            hook = getattr(screen, "bot_delay_changed", None)
+            if hook:
+                hook()
+
+    def action_next_theme(self) -> None:
+        names = list(THEMES)
+        i = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(i + 1) % len(names)]
+        self.notify(f"Theme: {self.theme}", title="Theme")
+
+    def current_screen(self) -> Screen:
+        return self.screen
+
+
+def run_app(**kw: Any) -> None:
+    """Run the app full screen (the CLI's entry point); ``kw`` goes to :class:`UnmaskApp`."""
+    UnmaskApp(**kw).run()

@@ -1,0 +1,681 @@
+"""The Clue table assistant: type what you see at a real table, the exact solver keeps the notes.
+
+:class:`ClueAssistScreen` holds one assist session: the config from the setup form, the log the
+user builds with the dialogs, and an undo stack of earlier logs. After every change it saves
+the session atomically and solves again in a thread worker (the advice follows in a second,
+slower worker), so the screen never freezes. A log the solver finds impossible is never cut:
+the conflicting entries are highlighted, the last good notes stay on screen marked stale, and
+Edit, Delete or Undo fix it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, ClassVar
+
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Static
+from textual.worker import get_current_worker
+
+from engine.session import Session, SessionError
+from solvers.clue.solver import SolverInputError, solve
+from tui.assist import model as m
+from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V, EntryDialog
+from tui.assist.setup import SetupForm
+from tui.assist.sheet import SheetTable
+from tui.assist.widgets import ScrollColumn, Tap
+from tui.storage import load_session, new_session_id, save_session
+
+UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
+VIEWS = ("sheet", "log", "advice")
+
+
+def _copy(data: Any) -> Any:
+    """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
+    return json.loads(json.dumps(data))
+
+
+class LogRow(Static):
+    """One log entry as a sentence; a tap selects it."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__("", id=f"ax-entry-{index}", classes="ax-entry")
+        self.index = index
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        list_ = self.parent
+        if isinstance(list_, LogList):
+            list_.focus()
+            list_.select(self.index)
+
+
+class LogList(VerticalScroll, can_focus=True):
+    """The event log: rows are reused (hidden when unused) so redrawing never waits on a mount."""
+
+    BINDINGS: ClassVar = [
+        Binding("up", "move(-1)", "Previous", show=False),
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+    ]
+
+    class Selected(Message):
+        def __init__(self, index: int | None) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.count = 0
+        self.selected: int | None = None
+
+    def show(self, sentences: list[str], conflict: set[int], selected: int | None) -> None:
+        rows = list(self.query(LogRow))
+        for i in range(len(rows), len(sentences)):
+            row = LogRow(i)
+            self.mount(row)
+            rows.append(row)
+        self.count = len(sentences)
+        self.selected = selected if selected is not None and selected < self.count else None
+        for i, row in enumerate(rows):
+            if i >= self.count:
+                row.display = False
+                continue
+            row.display = True
+            mark = "⚠ " if i in conflict else ""
+            row.update(f"#{i + 1} {mark}{sentences[i]}")
+            row.set_class(i in conflict, "-conflict")
+            row.set_class(i == self.selected, "-selected")
+        if not sentences:
+            if not rows or rows[0].display is False:
+                pass
+
+    def select(self, index: int | None) -> None:
+        self.selected = index if index is not None and 0 <= index < self.count else None
+        for row in self.query(LogRow):
+            row.set_class(row.index == self.selected, "-selected")
+        if self.selected is not None:
+            self.query_one(f"#ax-entry-{self.selected}", LogRow).scroll_visible(animate=False)
+        self.post_message(self.Selected(self.selected))
+
+    def action_move(self, delta: int) -> None:
+        if not self.count:
+            return
+        if self.selected is None:
+            self.select(self.count - 1 if delta < 0 else 0)
+        else:
+            self.select(min(max(self.selected + delta, 0), self.count - 1))
+
+    def action_jump(self, index: int) -> None:
+        if self.count:
+            self.select(index % self.count)
+
+
+class ClueAssistScreen(Screen[None]):
+    """Notes for a real Clue table: setup, then a log of what the user saw, and the exact sheet."""
+
+    CSS_PATH = "assist.tcss"
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
+    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    BINDINGS: ClassVar = [
+        Binding("h", "entry('hand')", "Hand", id="assist.hand"),
+        Binding("f", "entry('face_up')", "Face-up", id="assist.face_up"),
+        Binding("r", "entry('rumor')", "Rumor", id="assist.rumor"),
+        Binding("v", "entry('reveal')", "Reveal", id="assist.reveal"),
+        Binding("a", "entry('accusation')", "Accuse", id="assist.accuse"),
+        Binding("u,ctrl+z", "undo", "Undo", id="assist.undo"),
+        Binding("e", "edit", "Edit", id="assist.edit"),
+        Binding("x,delete", "delete", "Delete", id="assist.delete"),
+        Binding("s", "view('sheet')", "Sheet", id="assist.view.sheet"),
+        Binding("l", "view('log')", "Log", id="assist.view.log"),
+        Binding("d", "view('advice')", "Advice", id="assist.view.advice"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="assist.page_down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="assist.page_up"),
+        Binding("escape", "close", "Close", id="assist.close"),
+    ]
+
+    class Solved(Message):
+        """A solver answer for the log of generation ``gen``."""
+
+        def __init__(self, gen: int, result: dict[str, Any]) -> None:
+            super().__init__()
+            self.gen = gen
+            self.result = result
+
+    class Advised(Message):
+        """The advice for the log of generation ``gen`` (or None when it failed)."""
+
+        def __init__(self, gen: int, advice: dict[str, Any] | None) -> None:
+            super().__init__()
+            self.gen = gen
+            self.advice = advice
+
+    def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.session = session
+        self.mode = "setup" if session is None and session_id is None else "main"
+        self.config: dict[str, Any] = {}
+        self.entries: list[Any] = []
+        self.history: list[list[Any]] = []
+        self.solution: dict[str, Any] | None = None  # the last good answer
+        self.advice: dict[str, Any] | None = None
+        self.state = "idle"  # idle, solving, ok, contradiction, error
+        self.problem = ""
+        self.conflict: set[int] = set()
+        self.gen = 0
+        self.current_view = "sheet"
+        self.load_error = ""
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static("Clue assistant", id="ax-head", classes="ax-title")
+        yield SetupForm(id="ax-setup")
+        with Vertical(id="ax-damaged"):
+            yield Static("", id="ax-damaged-text")
+            with Horizontal(classes="ax-form-buttons"):
+                yield Tap("New table", id="ax-damaged-new", variant="primary")
+                yield Tap("Close", id="ax-damaged-close")
+        with Vertical(id="ax-main"):
+            yield Static("", id="ax-status")
+            with Horizontal(id="ax-toolbar"):
+                yield Tap("Hand", id="ax-do-hand")
+                yield Tap("Face-up", id="ax-do-face_up")
+                yield Tap("Rumor", id="ax-do-rumor", variant="primary")
+                yield Tap("Reveal", id="ax-do-reveal")
+                yield Tap("Accuse", id="ax-do-accusation")
+                yield Tap("Undo", id="ax-do-undo")
+                yield Static(classes="ax-spacer")
+                yield Tap("Sheet", id="ax-tab-sheet", classes="ax-tab")
+                yield Tap("Log", id="ax-tab-log", classes="ax-tab")
+                yield Tap("Advice", id="ax-tab-advice", classes="ax-tab")
+            with Horizontal(id="ax-body"):
+                with Vertical(id="ax-sheet-panel", classes="ax-panel"):
+                    yield Static("Detective notes", id="ax-sheet-head", classes="ax-panel-head")
+                    with Horizontal(classes="ax-panel-row"):
+                        yield SheetTable(id="ax-sheet")
+                        yield ScrollColumn(lambda: self.query_one("#ax-sheet"), id="ax-sheet-scroll")
+                    yield Static("", id="ax-sheet-detail")
+                with Vertical(id="ax-side"):
+                    with Vertical(id="ax-log-panel", classes="ax-panel"):
+                        yield Static("Log", id="ax-log-head", classes="ax-panel-head")
+                        with Horizontal(classes="ax-panel-row"):
+                            yield LogList(id="ax-log")
+                            yield ScrollColumn(lambda: self.query_one("#ax-log"), id="ax-log-scroll")
+                        with Horizontal(id="ax-log-buttons"):
+                            yield Tap("Edit", id="ax-do-edit")
+                            yield Tap("Delete", id="ax-do-delete", variant="error")
+                    with Vertical(id="ax-advice-panel", classes="ax-panel"):
+                        yield Static("Advice", id="ax-advice-head", classes="ax-panel-head")
+                        with Horizontal(classes="ax-panel-row"):
+                            with VerticalScroll(id="ax-advice-scroll"):
+                                yield Static("", id="ax-advice")
+                            yield ScrollColumn(lambda: self.query_one("#ax-advice-scroll"), id="ax-advice-btns")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.session is None and self.session_id is not None:
+            try:
+                self.session = load_session(self.session_id)
+                self._check_session(self.session)
+            except SessionError as e:
+                self.session = None
+                self.load_error = str(e)
+                self.mode = "damaged"
+        if self.session is not None:
+            try:
+                self._check_session(self.session)
+            except SessionError as e:
+                self.load_error = str(e)
+                self.mode = "damaged"
+            else:
+                self._start(self.session)
+        self._show_mode()
+
+    @staticmethod
+    def _check_session(session: Session) -> None:
+        """Refuse what is not a Clue assist session, with one line that says why."""
+        if session.game != "clue" or session.mode != "assist":
+            raise SessionError(f"This is a {session.game} {session.mode} session, not a Clue table-assistant one.")
+        try:
+            solve(session.config, [])
+        except SolverInputError as e:
+            raise SessionError(f"The session's setup is not usable: {e.args[0]}") from None
+        undo = session.extra.get("undo", [])
+        if not isinstance(undo, list) or not all(isinstance(x, list) for x in undo):
+            raise SessionError("The session's undo history is damaged (expected a list of logs).")
+
+    def _start(self, session: Session) -> None:
+        self.mode = "main"
+        self.config = session.config
+        self.entries = list(session.log)
+        self.history = [list(x) for x in session.extra.get("undo", [])]
+        if self.session_id is None:
+            self.session_id = new_session_id("clue", "assist")
+        self._build_sheet()
+        self._refresh_log()
+        self._solve_now()
+
+    def _show_mode(self) -> None:
+        self.query_one("#ax-setup").display = self.mode == "setup"
+        self.query_one("#ax-damaged").display = self.mode == "damaged"
+        self.query_one("#ax-main").display = self.mode == "main"
+        head = self.query_one("#ax-head", Static)
+        if self.mode == "main":
+            c = self.config
+            board = {"red-keep": "Red Keep", "meereen": "Meereen"}.get(c.get("board"), "custom deck")
+            head.update(f"Clue assistant · {board} · {', '.join(c['players'])} · me: {c['me']}"
+                        f" · session {self.session_id}")
+            self._apply_view()
+            self.query_one("#ax-sheet").focus()
+        elif self.mode == "damaged":
+            head.update("Clue assistant · cannot open this session")
+            self.query_one("#ax-damaged-text", Static).update(
+                f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file.")
+            self.query_one("#ax-damaged-new").focus()
+        else:
+            head.update("Clue assistant · new table")
+            self.query_one("#ax-setup #ax-board").focus()
+        self.refresh_bindings()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self.mode == "main":
+            self._build_sheet()
+            self._apply_view()
+
+    @property
+    def narrow(self) -> bool:
+        return self.app.size.width < BREAKPOINTS_H[1][0]
+
+    def _build_sheet(self) -> None:
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        sheet.build(self.config, narrow=self.narrow)
+        self._update_detail()
+
+    def _apply_view(self) -> None:
+        narrow = self.narrow
+        for name in VIEWS:
+            shown = not narrow or self.current_view == name
+            self.query_one(f"#ax-{name}-panel").set_class(not shown, "-hidden")
+            self.query_one(f"#ax-tab-{name}").set_class(narrow and self.current_view == name, "-on")
+        self.query_one("#ax-side").set_class(narrow and self.current_view == "sheet", "-hidden")
+
+    # ------------------------------------------------------------------ bindings
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("entry", "undo", "edit", "delete", "view", "page"):
+            if self.mode != "main":
+                return False
+            if action == "view":
+                return True if self.narrow else False
+            if action == "undo":
+                return True if self.history else None
+            if action in ("edit", "delete"):
+                return True if self._selected() is not None else None
+            if action == "entry" and parameters and parameters[0] == "face_up":
+                return True if m.face_up_count(self.config) else None
+        if action == "close" and self.mode == "setup":
+            return False  # the form's own Escape cancels it
+        return True
+
+    def _selected(self) -> int | None:
+        try:
+            return self.query_one("#ax-log", LogList).selected
+        except Exception:  # before compose
+            return None
+
+    # ------------------------------------------------------------------ setup
+
+    @on(SetupForm.Done)
+    def _setup_done(self, event: SetupForm.Done) -> None:
+        event.stop()
+        self.session = Session(game="clue", mode="assist", config=event.config, log=[])
+        self._start(self.session)
+        self._save()
+        self._show_mode()
+
+    @on(SetupForm.Cancelled)
+    def _setup_cancelled(self, event: SetupForm.Cancelled) -> None:
+        event.stop()
+        self.action_close()
+
+    @on(Button.Pressed, "#ax-damaged-new")
+    def _damaged_new(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.session_id = None  # never overwrite the damaged file
+        self.mode = "setup"
+        self._show_mode()
+
+    @on(Button.Pressed, "#ax-damaged-close")
+    def _damaged_close(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close()
+
+    # ------------------------------------------------------------------ changes to the log
+
+    def change_log(self, new_log: list[Any], *, select: int | None = None) -> None:
+        """Replace the log (an add, edit or delete), keeping the old one for undo; then save and solve."""
+        self.history.append(_copy(self.entries))
+        self.entries = new_log
+        self._after_change(select)
+
+    def _after_change(self, select: int | None) -> None:
+        self._save()
+        self._refresh_log(select)
+        self._solve_now()
+        self.refresh_bindings()
+
+    def _save(self) -> None:
+        if self.session is None or self.session_id is None:
+            return
+        self.session.config = self.config
+        self.session.log = self.entries
+        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
+        try:
+            save_session(self.session, self.session_id)
+        except (OSError, SessionError) as e:
+            self.notify(f"Could not save the session: {e}", severity="error", title="Not saved")
+
+    def action_entry(self, kind: str) -> None:
+        """Open the dialog for a new entry (my hand and the face-up cards are edited in place)."""
+        if self.mode != "main":
+            return
+        index = m.last_index(self.entries, kind) if kind in ("hand", "face_up") else None
+        self._open_dialog(kind, index)
+
+    def _open_dialog(self, kind: str, index: int | None) -> None:
+        entry = self.entries[index] if index is not None else None
+        before = self.entries if index is None else self.entries[:index]
+
+        def done(result: dict[str, Any] | None) -> None:
+            if result is None:
+                return
+            new = _copy(self.entries)
+            if index is None:
+                new.append(result)
+                self.change_log(new)
+            else:
+                new[index] = result
+                self.change_log(new, select=index)
+
+        self.app.push_screen(EntryDialog(kind, self.config, before, entry), done)
+
+    def action_edit(self) -> None:
+        i = self._selected()
+        if i is None or self.mode != "main":
+            return
+        entry = self.entries[i]
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind not in ("hand", "face_up", "rumor", "reveal", "accusation") or (
+            kind == "accusation" and entry.get("correct")
+        ):
+            self.notify("This entry cannot be edited here; delete it and enter it again.", title="Edit")
+            return
+        self._open_dialog(kind, i)
+
+    def action_delete(self) -> None:
+        i = self._selected()
+        if i is None or self.mode != "main":
+            return
+        new = _copy(self.entries)
+        del new[i]
+        self.change_log(new, select=min(i, len(new) - 1) if new else None)
+
+    def action_undo(self) -> None:
+        if not self.history or self.mode != "main":
+            return
+        self.entries = self.history.pop()
+        self._after_change(None)
+
+    def action_view(self, name: str) -> None:
+        if name in VIEWS:
+            self.current_view = name
+            self._apply_view()
+            target = {"sheet": "#ax-sheet", "log": "#ax-log", "advice": "#ax-advice-scroll"}[name]
+            self.query_one(target).focus()
+
+    def action_page(self, direction: int) -> None:
+        target = self.focused if isinstance(self.focused, (SheetTable, LogList, VerticalScroll)) else None
+        widget = target or self.query_one("#ax-sheet")
+        if direction > 0:
+            widget.scroll_page_down(animate=False)
+        else:
+            widget.scroll_page_up(animate=False)
+
+    def action_close(self) -> None:
+        """Leave the assistant; the session is already saved."""
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid.startswith("ax-do-"):
+            event.stop()
+            what = bid.removeprefix("ax-do-")
+            if what == "undo":
+                self.action_undo()
+            elif what == "edit":
+                self.action_edit()
+            elif what == "delete":
+                self.action_delete()
+            else:
+                self.action_entry(what)
+        elif bid.startswith("ax-tab-"):
+            event.stop()
+            self.action_view(bid.removeprefix("ax-tab-"))
+
+    @on(LogList.Selected)
+    def _log_selected(self, event: LogList.Selected) -> None:
+        self._update_log_buttons()
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------------ solving
+
+    def _solve_now(self) -> None:
+        self.gen += 1
+        self.state = "solving"
+        self._update_status()
+        self._solve(self.gen, _copy(self.config), _copy(self.entries))
+
+    @work(thread=True, exclusive=True, group="solve", exit_on_error=False)
+    def _solve(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
+        """Exact solve off the UI thread; the answer comes back as a message."""
+        try:
+            result = solve(config, log).to_json()
+        except SolverInputError as e:
+            index = getattr(e, "entry_index", None)
+            result = {"status": "input_error", "message": str(e.args[0]), "conflict": [] if index is None else [index]}
+        except Exception as e:  # a solver bug must not take the notes down
+            result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Solved(gen, result))
+
+    @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
+    def _advise(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
+        """The rumor advice (slower): computed after the main answer is on screen."""
+        try:
+            advice = solve(config, log, advice=True).advice
+        except Exception:  # advice is a bonus; the notes stand without it
+            advice = None
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Advised(gen, advice))
+
+    @on(Solved)
+    def _solved(self, event: Solved) -> None:
+        event.stop()
+        if event.gen != self.gen:
+            return
+        r = event.result
+        if r.get("status") == "ok":
+            self.state = "ok"
+            self.solution = r
+            self.conflict = set()
+            self.problem = ""
+            self.advice = None
+            self.query_one("#ax-sheet", SheetTable).show(r)
+            self._advise(self.gen, _copy(self.config), _copy(self.entries))
+        else:
+            self.state = "contradiction" if r.get("status") == "contradiction" else "error"
+            self.conflict = {int(i) for i in r.get("conflict", []) if isinstance(i, int)}
+            self.problem = m.entry_number_text(str(r.get("message", "")))
+            if self.narrow and self.conflict:
+                self.action_view("log")
+        self._refresh_log()
+        self._update_status()
+        self._update_advice()
+        self._update_detail()
+
+    @on(Advised)
+    def _advised(self, event: Advised) -> None:
+        event.stop()
+        if event.gen != self.gen:
+            return
+        self.advice = event.advice
+        self._update_status()
+        self._update_advice()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _refresh_log(self, select: int | None = None) -> None:
+        log_list = self.query_one("#ax-log", LogList)
+        me = self.config.get("me")
+        sentences = [m.describe(e, me) for e in self.entries]
+        keep = log_list.selected if select is None else select
+        if keep is not None and keep >= len(sentences):
+            keep = None
+        log_list.show(sentences, self.conflict, keep)
+        head = self.query_one("#ax-log-head", Static)
+        if self.state in ("contradiction", "error") and self.problem:
+            head.update(f"Log · ⚠ {self.problem}")
+            head.add_class("-problem")
+        else:
+            head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty")
+            head.remove_class("-problem")
+        if select is None and keep is None:
+            log_list.scroll_end(animate=False)
+        self._update_log_buttons()
+
+    def _update_log_buttons(self) -> None:
+        has = self._selected() is not None
+        self.query_one("#ax-do-edit", Tap).disabled = not has
+        self.query_one("#ax-do-delete", Tap).disabled = not has
+        self.query_one("#ax-do-undo", Tap).disabled = not self.history
+        self.query_one("#ax-do-face_up", Tap).disabled = not m.face_up_count(self.config)
+
+    def _status_text(self) -> tuple[str, str]:
+        """The status line and its class: what the solver says now, and what to do next."""
+        deck = m.deck_of(self.config)
+        if self.state in ("contradiction", "error"):
+            where = ", ".join(f"#{i + 1}" for i in sorted(self.conflict))
+            what = f"entries {where} cannot all be true" if len(self.conflict) > 1 else (
+                f"entry {where} does not fit" if where else "the log does not fit")
+            return (f"⚠ Contradiction: {what} (highlighted in the log). The notes are stale; "
+                    "Edit or Delete the wrong entry, or Undo."), "-problem"
+        if self.state == "solving" and self.solution is None:
+            return "Solving…", ""
+        sol = self.solution
+        if sol is None:
+            return "", ""
+        solved = m.solved_envelope(sol, deck)
+        if solved:
+            return f"★ Solved: {', '.join(solved)} — accuse!", "-solved"
+        parts = [f"{m.fmt_count(int(sol['deals']))} possible deals"]
+        best = (self.advice or {}).get("best_envelope") if self.advice else None
+        if best:
+            parts.append(f"most likely envelope {', '.join(best['cards'])} ({m.fmt_p(best['p'])})")
+        else:
+            guesses = m.likely_envelope(sol, deck)
+            parts.append("envelope " + ", ".join(f"{c} {m.fmt_p(p)}" for c, p in guesses))
+        if m.last_index(self.entries, "hand") is None:
+            parts.append("start with your Hand (h)")
+        elif self.state == "solving":
+            parts.append("solving…")
+        return " · ".join(parts), ""
+
+    def _update_status(self) -> None:
+        status = self.query_one("#ax-status", Static)
+        text, cls = self._status_text()
+        status.update(text)
+        status.set_class(cls == "-problem", "-problem")
+        status.set_class(cls == "-solved", "-solved")
+        head = self.query_one("#ax-sheet-head", Static)
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        stale = self.state in ("contradiction", "error")
+        sheet.set_class(stale, "-stale")
+        if stale:
+            head.update("Detective notes · STALE: from before the contradiction" if self.solution
+                        else "Detective notes · none yet: the log has a contradiction")
+        elif self.solution:
+            head.update(f"Detective notes · {m.fmt_count(int(self.solution['deals']))} deals, exact")
+        else:
+            head.update("Detective notes")
+        head.set_class(stale, "-problem")
+
+    def _update_advice(self) -> None:
+        box = self.query_one("#ax-advice", Static)
+        head = self.query_one("#ax-advice-head", Static)
+        if self.state != "ok":
+            head.update("Advice")
+            box.update("Advice appears when the log is consistent." if self.state != "solving" else "Solving…")
+            return
+        adv = self.advice
+        if not adv:
+            head.update("Advice · computing…")
+            box.update("Working out the most informative rumor for each location…")
+            return
+        best = adv.get("best_envelope")
+        head.update("Advice · best rumor per location (bits of information)")
+        lines = []
+        if best:
+            lines.append(f"Most likely envelope: {', '.join(best['cards'])} ({m.fmt_p(best['p'])})")
+        rumors = adv.get("rumors") or {}
+        top = max(rumors.values(), key=lambda r: r.get("bits", 0.0), default=None)
+        labels = m.short_labels(m.deck_of(self.config), self.config.get("board"), 14)
+        for loc, r in rumors.items():
+            star = "★" if r is top else " "
+            lines.append(f"{star} {labels.get(loc, loc):<14} {r['suspect']} + {r['weapon']}  {r['bits']:.2f}")
+        box.update("\n".join(lines))
+
+    @on(DataTable.RowHighlighted, "#ax-sheet")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._update_detail()
+
+    def _update_detail(self) -> None:
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        self.query_one("#ax-sheet-detail", Static).update(sheet.describe_card(sheet.card_at_cursor()))
+
+
+class AssistApp(App[None]):
+    """A standalone app around :class:`ClueAssistScreen` (for tests and ``unmask assist clue``)."""
+
+    TITLE = "unmask"
+
+    def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
+        super().__init__()
+        self._session_id = session_id
+        self._session = session
+
+    def on_mount(self) -> None:
+        self.push_screen(ClueAssistScreen(self._session_id, self._session), lambda _result: self.exit())
+
+
+def run_assist(session_id: str | None = None) -> None:
+    """Run the assistant full screen; a session that cannot be opened is reported in one line."""
+    if session_id is not None:
+        try:
+            session = load_session(session_id)
+            ClueAssistScreen._check_session(session)
+        except SessionError as e:
+            print(f"unmask: {e}", file=sys.stderr)
+            raise SystemExit(1) from None
+        AssistApp(session_id, session).run()
+        return
+    AssistApp().run()

@@ -1,0 +1,473 @@
+"""View models for the Clue screens: plain data and sentences built from one seat's view.
+
+Nothing here imports Textual, so the wording and the layout facts are testable on their own
+and the widgets stay thin: they draw what these functions return and hold no rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from engine.clue.board import Board, load_board, load_rules
+
+# Phases in which the human must answer a question that only a dialog asks.
+DIALOG_PHASES = ("refute", "offer", "teleport", "peek", "aside")
+
+REASONS = {
+    "solved": "solved the plot",
+    "unsolved": "everyone who could accuse was wrong: the plot stays unsolved",
+    "all-eliminated": "the White Walkers eliminated everyone: nobody wins",
+    "round-limit": "the round limit was reached: the plot stays unsolved",
+}
+
+
+# --------------------------------------------------------------------------- names
+
+
+@cache
+def abbreviations(names: tuple[str, ...]) -> dict[str, str]:
+    """Two-letter initials ("Margaery Tyrell" -> "MT"), made longer until all differ."""
+    def initials(name: str, extra: int) -> str:
+        words = [w for w in name.replace("'", "").split() if w[:1].isupper()] or name.split()
+        if len(words) == 1:
+            return words[0][: 2 + extra]
+        return words[0][: 1 + extra] + words[-1][0]
+
+    for extra in range(4):
+        out = {n: initials(n, extra) for n in names}
+        if len(set(out.values())) == len(names):
+            return out
+    return {n: n for n in names}
+
+
+@cache
+def short_names(names: tuple[str, ...]) -> dict[str, str]:
+    """First words ("Margaery Tyrell" -> "Margaery"), or the whole name when they clash."""
+    firsts = {n: n.split()[0] for n in names}
+    if len(set(firsts.values())) == len(names):
+        return firsts
+    return {n: n for n in names}
+
+
+@cache
+def square_index(board_id: str) -> dict[int, tuple[int, int, int, int]]:
+    """Path square -> (end a, end b, squares from a, squares from b)."""
+    board = load_board(board_id)
+    out = {}
+    for a, b, squares in board.paths:
+        steps = len(squares) + 1
+        for k, node in enumerate(squares, start=1):
+            out[node] = (a, b, k, steps - k)
+    return out
+
+
+def node_label(board: Board, node: int, short: bool = True, toward: bool | None = None) -> str:
+    """A location's name, or "2 from Privy" for a path square ("?" marks a Plot square).
+
+    ``toward`` adds the far end ("2 from Privy toward Location 7"); it defaults to ``not short``.
+    """
+    if node <= board.centre:
+        return board.short[node] if short else board.node_names[node]
+    a, b, ka, kb = square_index(board.id)[node]
+    near, k, far = (a, ka, b) if ka <= kb else (b, kb, a)
+    names = board.short if short else board.node_names
+    label = f"{k} from {names[near]}"
+    if (not short) if toward is None else toward:
+        label += f" toward {names[far]}"
+    if node in board.plot_squares:
+        label += " (?)"
+    return label
+
+
+def card_short(board: Board, card: str) -> str:
+    if card in board.locations:
+        return board.short[board.locations.index(card)]
+    return card
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who is who, for sentences: the viewer is "You"."""
+
+    me: int
+    names: tuple[str, ...]
+    characters: tuple[str, ...]
+
+    @classmethod
+    def from_view(cls, view: dict) -> Seats:
+        return cls(view["seat"], tuple(view["players"]), tuple(view["characters"]))
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return "Nobody"
+        return "You" if seat == self.me else self.names[seat]
+
+    def obj(self, seat: int) -> str:
+        return "you" if seat == self.me else self.names[seat]
+
+    def poss(self, seat: int) -> str:
+        return "Your" if seat == self.me else f"{self.names[seat]}'s"
+
+    def full(self, seat: int) -> str:
+        """'Bran (Cersei Lannister)' for the players list."""
+        who = "You" if seat == self.me else self.names[seat]
+        return f"{who} ({self.characters[seat]})"
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def _cards(cards: list[str]) -> str:
+    return ", ".join(cards)
+
+
+def the(board: Board, card: str) -> str:
+    """'the Crossbow', but 'Sansa Stark' and 'Privy' (names take no article)."""
+    return f"the {card}" if card in board.weapons else card
+
+
+def describe(ev: dict, seats: Seats, board: Board) -> str | None:
+    """One event as a sentence the player reads in the log; None for events not worth a line."""
+    t = ev["t"]
+    s = ev.get("seat")
+    who = seats.name(s) if "seat" in ev else ""
+    if t == "setup":
+        line = f"A new game on {board.name}: " + ", ".join(seats.full(i) for i in range(len(seats.names))) + "."
+        if ev["face_up"]:
+            line += f" Face up beside the board: {_cards(ev['face_up'])}."
+        if ev["centre"]:
+            line += f" {ev['centre']} card(s) lie face down in the {board.centre_name}."
+        if ev["aside"]:
+            line += f" {ev['aside']} cards are set aside face down."
+        return line
+    if t == "hand":
+        if ev["cards"] is None:
+            return None
+        return f"Your hand: {_cards(ev['cards'])}."
+    if t == "turn":
+        turn = "Your turn" if s == seats.me else f"{seats.names[s]}'s turn"
+        return f"— Round {ev['round']}: {turn} —"
+    if t == "roll":
+        dice = " and ".join(str(d) for d in ev["dice"])
+        return f"{who} rolled {dice}."
+    if t == "move":
+        where = node_label(board, ev["to"], short=False)
+        if ev["how"] == "rumor":
+            return f"The rumor moved {ev['suspect']} to {where}."
+        if ev["how"] == "passage":
+            return f"{who} took the secret passage to {where}."
+        if ev["how"] == "teleport":
+            return f"{who} went to {where} (Master of Whisperers)."
+        into = "into" if ev["to"] <= board.centre else "to"
+        return f"{who} walked {into} {where}."
+    if t == "plot":
+        card = ev["card"]
+        if card is None:
+            return f"{who} drew a Plot card."
+        name = load_rules().plot_type(card).name
+        if card == "white-walker":
+            n = ev.get("walkers", 0)
+            if n >= 8:
+                return f"{who} drew the 8th White Walker!"
+            return f"{who} drew a White Walker ({n} of 8 beside the board)."
+        return f"{who} drew {name}."
+    if t == "eliminated":
+        verb = "were" if s == seats.me else "was"
+        return f"{who} {verb} eliminated by the White Walkers. Their cards, now face up: {_cards(ev['cards'])}."
+    if t == "rumor":
+        return f"{who} started a rumor: {_cards(ev['cards'])}."
+    if t == "pass":
+        return f"{who} could not show a card."
+    if t == "show":
+        to = ev["to"]
+        if ev["card"] is None:
+            return f"{who} showed {seats.obj(to)} a card."
+        return f"{who} showed {seats.obj(to)} {the(board, ev['card'])}."
+    if t == "no_show":
+        return f"Nobody could show {seats.obj(s)} a card."
+    if t == "aside":
+        if ev["card"] is None:
+            return f"{who} looked at set-aside card {ev['index'] + 1}."
+        return f"{who} looked at set-aside card {ev['index'] + 1}: {the(board, ev['card'])}."
+    if t == "accuse":
+        c = ev["cards"]
+        verdict = "correct!" if ev["correct"] else "wrong."
+        return f"{who} accused {c[0]} with the {c[1]} in {c[2]}: {verdict}"
+    if t == "centre_look":
+        if ev["cards"] is None:
+            return f"{who} looked at the cards in the {board.centre_name}."
+        return f"{who} looked at the cards in the {board.centre_name}: {_cards(ev['cards'])}."
+    if t == "peek":
+        target = ev["target"]
+        if ev["card"] is None:
+            return f"{who} used a Raven on {seats.obj(target)}."
+        if s == seats.me:
+            return f"Your Raven saw {the(board, ev['card'])} in {seats.names[target]}'s hand."
+        return f"{who}'s Raven saw your card: {ev['card']}."
+    if t == "power":
+        return f"{who} used {seats.characters[s]}'s power: move again."
+    if t == "stay":
+        return f"{who} stayed to start a rumor."
+    if t == "decline":
+        return f"{who} declined to draw a Plot card."
+    if t == "play":
+        name = load_rules().plot_type(ev["card"]).name
+        return f"{who} played a {name}."
+    if t == "end":
+        return "Game over: " + outcome(ev, seats) + "."
+    return None
+
+
+def outcome(result: dict, seats: Seats) -> str:
+    """Who won and why, in one line."""
+    reason = result["reason"]
+    if reason == "solved" and result["winners"]:
+        return f"{seats.name(result['winners'][0])} {REASONS['solved']}"
+    return REASONS.get(reason, reason)
+
+
+# --------------------------------------------------------------------------- board
+
+
+@dataclass
+class CellModel:
+    node: int
+    name: str
+    tokens: list[str] = field(default_factory=list)  # suspects here
+    weapons: list[str] = field(default_factory=list)
+    passage_to: str | None = None
+    reachable: bool = False
+    here: bool = False  # the viewer's token stands here
+
+
+def board_cells(view: dict, board: Board, reachable: set[int]) -> dict[int, CellModel]:
+    """What each location and the centre shows."""
+    me = view["characters"][view["seat"]]
+    cells = {}
+    for node in range(board.centre + 1):
+        passage = board.passages.get(node)
+        cells[node] = CellModel(
+            node=node,
+            name=board.short[node],
+            passage_to=board.short[passage] if passage is not None else None,
+            reachable=node in reachable,
+        )
+    for sus in board.suspects:
+        node = view["positions"][sus]
+        if node in cells:
+            cells[node].tokens.append(sus)
+            if sus == me:
+                cells[node].here = True
+    for weapon in board.weapons:
+        node = view["weapons"][weapon]
+        if node in cells:
+            cells[node].weapons.append(weapon)
+    return cells
+
+
+def on_paths(view: dict, board: Board) -> list[str]:
+    """Tokens standing on path squares: "Tyrion: 2 from Privy"."""
+    names = short_names(board.suspects)
+    out = []
+    for sus in board.suspects:
+        node = view["positions"][sus]
+        if node > board.centre:
+            out.append(f"{names[sus]}: {node_label(board, node)}")
+    return out
+
+
+def reachable(view: dict, board: Board) -> set[int]:
+    """Nodes the viewer may move to now (only while it is their move)."""
+    if view["to_act"] != view["seat"]:
+        return set()
+    kind = "move" if view["phase"] == "move" else "teleport" if view["phase"] == "teleport" else None
+    return {a[1] for a in view["legal"] if a[0] == kind} if kind else set()
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    label: str
+    node: int
+
+
+def move_options(view: dict, board: Board) -> list[MoveOption]:
+    """Every way to move now: enter a reachable location, walk toward a far one, or stop on a square."""
+    here = view["positions"][view["characters"][view["seat"]]]
+    steps = view["steps"]
+    left = frozenset(view["left"])
+    dests = sorted(a[1] for a in view["legal"] if a[0] == "move")
+    out = []
+    used = set()
+    for node in range(board.centre + 1):
+        if node in dests:
+            out.append(MoveOption(f"Enter {board.node_names[node]}", node))
+            used.add(node)
+    for node in range(board.centre + 1):
+        if node in dests or node == here:
+            continue
+        stop = board.path_toward(here, node, steps, left)
+        if stop is None or stop <= board.centre:
+            continue
+        out.append(MoveOption(f"Toward {board.short[node]}: stop {node_label(board, stop, toward=True)}", stop))
+        used.add(stop)
+    for node in dests:
+        if node not in used:
+            out.append(MoveOption(f"Stop {node_label(board, node, toward=True)}", node))
+    return out
+
+
+def walk_target(view: dict, board: Board, node: int) -> int | None:
+    """Where a click on ``node`` moves the viewer's token this roll (toward it if out of reach)."""
+    here = view["positions"][view["characters"][view["seat"]]]
+    return board.path_toward(here, node, view["steps"], frozenset(view["left"]))
+
+
+# --------------------------------------------------------------------------- status
+
+
+def legal_kinds(view: dict) -> set[str]:
+    return {a[0] for a in view["legal"]}
+
+
+def status_line(view: dict, board: Board) -> str:
+    seats = Seats.from_view(view)
+    parts = [board.name, f"Round {view['round']}"]
+    if view["over"]:
+        parts.append("Game over")
+    else:
+        actor = view["to_act"]
+        parts.append("Your move" if actor == seats.me else f"{seats.names[actor]} to act")
+    parts.append(f"Walkers {view['walkers']}/8")
+    parts.append(f"Plot deck {view['plot_deck']}")
+    if view["dice"]:
+        parts.append("Dice " + "+".join(str(d) for d in view["dice"]))
+    return " · ".join(parts)
+
+
+def prompt(view: dict, board: Board) -> str:
+    """What the viewer should do now, in one sentence."""
+    seats = Seats.from_view(view)
+    if view["over"]:
+        return "The game is over."
+    me = seats.me
+    actor = view["to_act"]
+    if view["wrong"][me] and actor != me:
+        return "Your accusation was wrong: you only show cards now. " + _waiting(view, seats)
+    if view["eliminated"][me]:
+        return "The White Walkers eliminated you. " + _waiting(view, seats)
+    if actor != me:
+        return _waiting(view, seats)
+    kinds = legal_kinds(view)
+    phase = view["phase"]
+    here = view["positions"][view["characters"][me]]
+    if phase == "start":
+        opts = ["roll the dice (r)"]
+        if "passage" in kinds:
+            opts.append(f"take the secret passage to {board.short[board.passages[here]]} (g)")
+        if "stay" in kinds:
+            opts.append(f"stay in {board.short[here]} (y)")
+        return "Your turn: " + " or ".join(opts) + "."
+    if phase == "move":
+        return f"{view['steps']} steps: click a highlighted place, or press m to choose where to go."
+    if phase == "refute":
+        asker, cards = view["rumor"]
+        return f"{seats.names[asker]} asks about {', '.join(cards)}: show one card (s)."
+    if phase == "offer":
+        return "A rumor moved your token: draw a Plot card (d) or decline (n)?"
+    if phase == "teleport":
+        return "Master of Whisperers: choose any place to go (t), or click it on the board."
+    if phase == "peek":
+        return "Raven: choose whose hand to look at (k)."
+    if phase == "aside":
+        return "Nobody could show you a card: look at one set-aside card (o)."
+    opts = []
+    if "rumor" in kinds:
+        opts.append(f"start a rumor in {board.short[here]} (u)")
+    if "accuse" in kinds:
+        opts.append("accuse (a)")
+    if "look_centre" in kinds:
+        opts.append("look at the centre cards (c)")
+    if "power" in kinds:
+        opts.append("move again (x)")
+    opts.append("end your turn (e)")
+    return "Now " + ", ".join(opts[:-1]) + (" or " if len(opts) > 1 else "") + opts[-1] + "."
+
+
+def _waiting(view: dict, seats: Seats) -> str:
+    actor = view["to_act"]
+    if actor is None:
+        return ""
+    what = {"refute": "is choosing a card to show", "offer": "may draw a Plot card",
+            "teleport": "is choosing where to go", "peek": "is using a Raven"}.get(view["phase"], "is playing")
+    return f"{seats.names[actor]} ({short_names(tuple(view['characters']))[view['characters'][actor]]}) {what}…"
+
+
+# --------------------------------------------------------------------------- detective sheet
+
+MARKS = ("", "✓", "✗", "?")
+
+
+def next_mark(mark: str) -> str:
+    i = MARKS.index(mark) if mark in MARKS else 0
+    return MARKS[(i + 1) % len(MARKS)]
+
+
+@dataclass
+class SheetRow:
+    card: str
+    category: str
+    cells: list[str]  # one per column: each player, then the envelope
+    known: list[bool]  # which cells come from what the viewer saw (not editable)
+    note: str = ""  # "face up", "centre", "aside" for cards not held by a player
+
+
+def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str, list[str]],
+               marks: dict[str, str]) -> list[SheetRow]:
+    """One row per card: certain facts from the viewer's sheet, then the viewer's own marks.
+
+    ``holder`` and ``env_candidates`` come from ``solvers.clue.sheet.Sheet``; ``marks`` maps
+    "card|column" to one of MARKS.
+    """
+    n = len(view["players"])
+    rows = []
+    notes = {"face_up": "face up", "centre": "centre", "aside": "aside"}
+    for cat, cards in (("suspect", board.suspects), ("weapon", board.weapons), ("location", board.locations)):
+        cand = env_candidates[cat]
+        for card in cards:
+            h = holder.get(card)
+            cells, known = [], []
+            for col in range(n + 1):
+                cells.append(marks.get(f"{card}|{col}", ""))
+                known.append(False)
+            note = ""
+            if isinstance(h, int):
+                for col in range(n + 1):
+                    cells[col] = "●" if col == h else "·"
+                    known[col] = True
+            elif h in notes:
+                note = notes[h]
+                cells[n], known[n] = "·", True
+            elif h == "envelope" or (len(cand) == 1 and cand[0] == card):
+                cells[n], known[n] = "●", True
+            rows.append(SheetRow(card, cat, cells, known, note))
+    return rows
+
+
+def players_lines(view: dict) -> list[str]:
+    """One line per seat: who, which character, how many cards, and how they stand."""
+    seats = Seats.from_view(view)
+    out = []
+    for i in range(len(seats.names)):
+        state = []
+        if view["eliminated"][i]:
+            state.append("eliminated")
+        if view["wrong"][i]:
+            state.append("accused wrongly")
+        if view["power_used"][i]:
+            state.append("power used")
+        extra = f" — {', '.join(state)}" if state else ""
+        turn = "▶ " if view["turn"] == i and not view["over"] else "  "
+        out.append(f"{turn}{seats.full(i)}: {view['hand_sizes'][i]} cards, "
+                   f"{view['plot_counts'][i]} Plot{extra}")
+    return out

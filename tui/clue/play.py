@@ -1,0 +1,582 @@
+"""The Clue play screen: one human seat at a :class:`solvers.table.Table`, the other seats bots.
+
+The screen reads only its seat's view and acts only through ``table.submit`` / ``table.undo``.
+Bots move one action per ``app.bot_delay`` seconds on a timer (all at once when the delay is
+0), so the screen stays responsive. After every change the session is saved atomically.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
+from textual.events import Click
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
+
+from engine.core import IllegalAction
+from tui.clue import model as m
+from tui.clue.board import BoardView, LocationCell
+from tui.widgets.choices import Btn
+from tui.widgets.logview import LogView
+
+if TYPE_CHECKING:
+    from solvers.table import Table
+
+# (action kind, key, footer / help description, button label)
+ACTIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("roll", "r", "Roll", "Roll"),
+    ("passage", "g", "Secret passage", "Passage"),
+    ("stay", "y", "Stay", "Stay"),
+    ("move", "m", "Move…", "Move…"),
+    ("rumor", "u", "Rumor…", "Rumor…"),
+    ("accuse", "a", "Accuse…", "Accuse…"),
+    ("look_centre", "c", "Look at the centre", "Look at centre"),
+    ("power", "x", "Power: move again", "Move again"),
+    ("play", "v", "Play Raven", "Play Raven"),
+    ("show", "s", "Show a card…", "Show card…"),
+    ("draw", "d", "Draw a Plot card", "Draw Plot"),
+    ("decline", "n", "Decline", "Decline"),
+    ("teleport", "t", "Go anywhere…", "Go anywhere…"),
+    ("peek", "k", "Raven: peek…", "Peek…"),
+    ("look_aside", "o", "Look at a set-aside card…", "Look aside…"),
+    ("end", "e", "End turn", "End turn"),
+)
+DIALOG_KINDS = {"move", "rumor", "accuse", "show", "teleport", "peek", "look_aside"}
+AUTO_DIALOG = {"refute": "show", "offer": "offer", "teleport": "teleport", "peek": "peek", "aside": "look_aside"}
+TABS = ("tab-log", "tab-sheet", "tab-hand", "tab-players")
+
+
+class SheetTable(DataTable):
+    """The detective sheet; Enter, Space or a click cycles your own mark in a cell."""
+
+    BINDINGS = [Binding("space", "select_cursor", "Cycle mark", show=False)]
+
+    class MarkRequested(Message):
+        def __init__(self, row: int, column: int) -> None:
+            super().__init__()
+            self.row = row
+            self.column = column
+
+    def on_click(self, event: Click) -> None:
+        meta = event.style.meta
+        if "row" not in meta or "column" not in meta:
+            return
+        row, col = meta["row"], meta["column"]
+        if row < 0 or col < 1:
+            return
+        event.prevent_default()
+        self.cursor_coordinate = Coordinate(row, col)
+        self.post_message(self.MarkRequested(row, col))
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        event.stop()
+        if event.coordinate.column >= 1:
+            self.post_message(self.MarkRequested(event.coordinate.row, event.coordinate.column))
+
+
+class PlayScreen(Screen):
+    """Board, hand, detective sheet, log, and an action bar; bots play on a timer."""
+
+    HELP_TITLE = "Clue: play"
+    AUTO_FOCUS = None
+    BINDINGS = [
+        *[Binding(key, f"act('{kind}')", desc, id=f"play-{kind}") for kind, key, desc, _ in ACTIONS],
+        # The same keys when the rules do not allow the action now: say why instead of doing nothing.
+        *[Binding(key, f"illegal('{kind}')", desc, show=False) for kind, key, desc, _ in ACTIONS],
+        Binding("z", "undo", "Undo", id="play-undo"),
+        Binding("f", "results", "Results", id="play-results"),
+        Binding("1", "tab(0)", "Log tab", show=False, id="play-tab-log"),
+        Binding("2", "tab(1)", "Sheet tab", show=False, id="play-tab-sheet"),
+        Binding("3", "tab(2)", "Hand tab", show=False, id="play-tab-hand"),
+        Binding("4", "tab(3)", "Players tab", show=False, id="play-tab-players"),
+        Binding("escape", "app.home", "Home", id="play-home"),
+    ]
+
+    def __init__(self, table: Table, seat: int, session_id: str, marks: dict | None = None) -> None:
+        super().__init__()
+        from engine.clue.board import load_board
+
+        self.table = table
+        self.seat = seat
+        self.session_id = session_id
+        self._marks_given = marks is not None
+        self.marks: dict[str, str] = {k: v for k, v in (marks or {}).items()
+                                      if isinstance(k, str) and v in m.MARKS}
+        self.board = load_board(table.config.board)
+        self.view: dict = table.view(seat)
+        self._timer: Timer | None = None
+        self._log_n = 0
+        self._asked: tuple | None = None  # the decision point whose dialog we already opened
+        self._end_shown = False
+        self._save_failed = False
+        self._sheet_ready = False
+        self._holder: dict = {}
+        self._candidates: dict[str, list[str]] = {}
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="play-main"):
+            with Vertical(id="play-left"):
+                yield BoardView(self.board, id="board")
+                yield Static(id="paths")
+                yield Static(id="hand-strip")
+            with TabbedContent(id="side", initial="tab-log"):
+                with TabPane("Log", id="tab-log"):
+                    yield LogView(id="log")
+                with TabPane("Sheet", id="tab-sheet"):
+                    yield SheetTable(id="sheet", cursor_type="cell", zebra_stripes=True)
+                with TabPane("Hand", id="tab-hand"), VerticalScroll(classes="side-scroll"):
+                    yield Static(id="hand")
+                with TabPane("Players", id="tab-players"), VerticalScroll(classes="side-scroll"):
+                    yield Static(id="players")
+        yield Static(id="prompt")
+        with Horizontal(id="actions"):
+            for kind, _key, _desc, label in ACTIONS:
+                yield Btn(label, id=f"act-{kind}", classes="act")
+            yield Btn("Undo", id="act-undo", classes="act")
+            yield Btn("Results", id="act-results", classes="act", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if not self._marks_given:
+            self._load_marks_from_disk()
+        self.sync()
+
+    def _load_marks_from_disk(self) -> None:
+        """A table opened by the CLI may continue a saved session: keep its sheet marks."""
+        from tui.storage import load_session
+
+        try:
+            marks = load_session(self.session_id).extra.get("clue_marks")
+        except Exception:
+            return
+        if isinstance(marks, dict):
+            self.marks = {k: v for k, v in marks.items() if isinstance(k, str) and v in m.MARKS}
+
+    def on_unmount(self) -> None:
+        self._stop_timer()
+
+    # ----------------------------------------------------------------- the loop
+
+    def sync(self) -> None:
+        """Let instant bots play, redraw everything from the seat's view, then ask what is needed."""
+        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
+            self._run_bots_now()
+        self.view = self.table.view(self.seat)
+        self._redraw()
+        if self.table.is_over():
+            self._stop_timer()
+            self._show_end()
+            return
+        if self.table.waiting_for_bot():
+            self._schedule_bot()
+            return
+        self._maybe_ask()
+
+    def _run_bots_now(self) -> None:
+        stepped = False
+        try:
+            while self.table.waiting_for_bot():
+                self.table.step_bot()
+                stepped = True
+        except Exception as e:  # a bot bug must not take the game down
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
+        if stepped:
+            self._save()
+
+    def _schedule_bot(self) -> None:
+        if self._timer is None:
+            self._timer = self.set_timer(self.app.bot_delay, self._bot_tick)  # type: ignore[attr-defined]
+
+    def _bot_tick(self) -> None:
+        self._timer = None
+        if not self.table.waiting_for_bot():
+            return
+        try:
+            self.table.step_bot()
+        except Exception as e:
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
+            return
+        self._save()
+        self.sync()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def bot_delay_changed(self) -> None:
+        """Called by the app when the bot speed setting changes."""
+        self._stop_timer()
+        if self.is_mounted:
+            self.sync()
+
+    def _maybe_ask(self) -> None:
+        """Open the dialog the rules require now (show a card, draw or not, …), once per decision."""
+        v = self.view
+        if v["to_act"] != self.seat or v["phase"] not in AUTO_DIALOG:
+            return
+        point = (len(self.table.log), v["phase"])
+        if point == self._asked or self.app.screen is not self:
+            return
+        self._asked = point
+        self.open_dialog(AUTO_DIALOG[v["phase"]])
+
+    def _show_end(self) -> None:
+        if self._end_shown:
+            return
+        self._end_shown = True
+        self.call_after_refresh(self.action_results)
+
+    # ----------------------------------------------------------------- drawing
+
+    def _redraw(self) -> None:
+        v = self.view
+        b = self.board
+        self.query_one("#status", Static).update(m.status_line(v, b))
+        self.query_one("#prompt", Static).update(Text(m.prompt(v, b), style="bold"))
+        reach = m.reachable(v, b)
+        me = v["characters"][self.seat]
+        self.query_one(BoardView).show(m.board_cells(v, b, reach), me, set(v["characters"]))
+        paths = m.on_paths(v, b)
+        path_line = self.query_one("#paths", Static)
+        path_line.update("On paths: " + "; ".join(paths) if paths else "")
+        path_line.display = bool(paths)
+        self.query_one("#hand-strip", Static).update(self._hand_strip())
+        self._render_log()
+        self._render_sheet()
+        self._render_hand()
+        self.query_one("#players", Static).update(self._players_text())
+        self._render_actions()
+        self.refresh_bindings()
+
+    def _render_log(self) -> None:
+        log = self.query_one("#log", LogView)
+        events = self.view["events"]
+        last = events[-1]["n"] + 1 if events else 0
+        if last < self._log_n:  # undo: start again
+            log.clear()
+            self._log_n = 0
+        seats = m.Seats.from_view(self.view)
+        new = []
+        for ev in events:
+            if ev["n"] < self._log_n:
+                continue
+            line = m.describe(ev, seats, self.board)
+            if line:
+                style = "bold" if ev["t"] in ("turn", "end") else ""
+                if ev["t"] in ("show", "peek", "aside", "centre_look", "hand") and seats.me in (
+                        ev.get("seat"), ev.get("to"), ev.get("target")):
+                    style = "bold green"
+                new.append(Text(line, style=style))
+        log.extend(new)
+        self._log_n = last
+
+    def _sheet_columns(self) -> list[str]:
+        seats = m.Seats.from_view(self.view)
+        return [("You" if i == seats.me else seats.names[i])[:5] for i in range(len(seats.names))] + ["Env"]
+
+    def _render_sheet(self) -> None:
+        from solvers.clue.sheet import Sheet
+
+        sheet = Sheet.from_view(self.view)
+        b = self.board
+        self._holder = dict(sheet.holder)
+        self._candidates = {"suspect": sheet.candidates(b.suspects), "weapon": sheet.candidates(b.weapons),
+                            "location": sheet.candidates(b.locations)}
+        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks)
+        table = self.query_one("#sheet", SheetTable)
+        cols = self._sheet_columns()
+        if not self._sheet_ready:
+            table.add_column("Card", key="card")
+            for i, name in enumerate(cols):
+                table.add_column(name, key=f"c{i}")
+            for row in rows:
+                table.add_row(*self._sheet_cells(row), key=row.card)
+            self._sheet_ready = True
+            return
+        for row in rows:
+            for i, cell in enumerate(self._sheet_cells(row)):
+                table.update_cell(row.card, "card" if i == 0 else f"c{i - 1}", cell)
+
+    def _sheet_cells(self, row: m.SheetRow) -> list[Text]:
+        name = m.card_short(self.board, row.card)
+        label = Text(name[:16], style="bold" if row.category == "suspect" else "")
+        if row.note:
+            label.append(f" ({row.note})", style="dim")
+        cells = [label]
+        for value, known in zip(row.cells, row.known, strict=True):
+            style = "bold green" if known and value == "●" else "dim" if known else "bold yellow"
+            cells.append(Text(f" {value or ' '} ", style=style))
+        return cells
+
+    def _render_hand(self) -> None:
+        from engine.clue.board import load_rules
+
+        v = self.view
+        rules = load_rules()
+        t = Text()
+        t.append("Your cards\n", style="bold underline")
+        for card in v["hand"]:
+            t.append(f"• {card}\n")
+        t.append("\nPlot cards\n", style="bold underline")
+        if v["plot_hand"]:
+            for card in v["plot_hand"]:
+                p = rules.plot_type(card)
+                t.append(f"• {p.name}", style="bold")
+                t.append(f": {p.text}\n")
+        else:
+            t.append("none\n", style="dim")
+        t.append(f"\nWhite Walkers beside the board: {v['walkers']} of 8\n")
+        t.append(f"Plot deck: {v['plot_deck']} cards\n")
+        if v["face_up"]:
+            t.append(f"Face up: {', '.join(v['face_up'])}\n")
+        if v["centre_count"]:
+            t.append(f"Face down in the {self.board.centre_name}: {v['centre_count']}\n")
+        if v["aside_count"]:
+            t.append(f"Set aside face down: {v['aside_count']}\n")
+        for seat, cards in v["revealed"].items():
+            t.append(f"Eliminated {m.Seats.from_view(v).name(int(seat))}: {', '.join(cards)}\n")
+        self.query_one("#hand", Static).update(t)
+
+    def _hand_strip(self) -> Text:
+        from engine.clue.board import load_rules
+
+        v = self.view
+        t = Text()
+        t.append("Your cards: ", style="bold")
+        t.append(", ".join(v["hand"]))
+        plot = [load_rules().plot_type(c).name for c in v["plot_hand"]]
+        t.append("  ·  Plot: ", style="bold")
+        t.append(", ".join(plot) or "none")
+        if v["face_up"]:
+            t.append("  ·  Face up: ", style="bold")
+            t.append(", ".join(v["face_up"]))
+        return t
+
+    def _players_text(self) -> Text:
+        v = self.view
+        b = self.board
+        t = Text()
+        for line in m.players_lines(v):
+            t.append(line + "\n")
+        t.append("\nTokens\n", style="bold underline")
+        abbr = m.abbreviations(b.suspects)
+        for s in b.suspects:
+            t.append(f"{abbr[s]:<3} {s}\n", style="bold" if s in v["characters"] else "dim")
+        t.append("\nWeapons\n", style="bold underline")
+        wab = m.abbreviations(b.weapons)
+        for w in b.weapons:
+            t.append(f"{wab[w]:<3} {w}\n", style="italic")
+        return t
+
+    def _available(self) -> set[str]:
+        if self.view["to_act"] != self.seat:
+            return set()
+        return m.legal_kinds(self.view)
+
+    def _render_actions(self) -> None:
+        kinds = self._available()
+        for kind, *_ in ACTIONS:
+            self.query_one(f"#act-{kind}", Button).display = kind in kinds
+        undo = self.query_one("#act-undo", Button)
+        undo.display = not self.view["over"]
+        undo.disabled = not self._can_undo()
+        self.query_one("#act-results", Button).display = self.view["over"]
+
+    def _can_undo(self) -> bool:
+        return any(s == self.seat for s, _a in self.table.log)
+
+    # ----------------------------------------------------------------- acting
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "act":
+            return parameters[0] in self._available()
+        if action == "undo":
+            return not self.view["over"]
+        if action == "results":
+            return bool(self.view["over"])
+        return True
+
+    def submit(self, action: tuple) -> bool:
+        """Submit one action for the human seat; an illegal one becomes a notification and changes nothing."""
+        try:
+            self.table.submit(self.seat, action)
+        except IllegalAction as e:
+            self.notify(str(e), title="Not allowed", severity="warning")
+            return False
+        self._save()
+        self.sync()
+        return True
+
+    def action_act(self, kind: str) -> None:
+        if kind in DIALOG_KINDS:
+            self.open_dialog(kind)
+        elif kind == "play":
+            self.submit(("play", "raven"))
+        else:
+            self.submit((kind,))
+
+    def action_illegal(self, kind: str) -> None:
+        """The key of an action the rules do not allow now: let the engine say why."""
+        v = self.view
+        b = self.board
+        here = v["positions"][v["characters"][self.seat]]
+        probes: dict[str, tuple] = {
+            "move": ("move", here), "rumor": ("rumor", b.suspects[0], b.weapons[0]),
+            "accuse": ("accuse", b.suspects[0], b.weapons[0], b.locations[0]), "show": ("show", ""),
+            "play": ("play", "raven"),
+        }
+        custom = {"teleport": "You have no Master of Whisperers to use now.",
+                  "peek": "Play a Raven first, then choose whose card to see.",
+                  "look_aside": "You look at a set-aside card only when nobody could show you one.",
+                  "draw": "You may draw a Plot card only when a rumor moved your token.",
+                  "decline": "There is no Plot card to decline now."}
+        if v["to_act"] == self.seat and kind in custom:
+            self.notify(custom[kind], title="Not allowed", severity="warning")
+            return
+        before = len(self.table.log)
+        if self.submit(probes.get(kind, (kind,))) or len(self.table.log) != before:
+            return  # it was allowed after all (the view was stale); it is done and saved
+
+    def open_dialog(self, kind: str) -> None:
+        from tui.clue import dialogs as d
+
+        v, b = self.view, self.board
+        if kind == "offer":
+            if "draw" in self._available():
+                self.app.push_screen(d.OfferDialog(v, b), self._chosen)
+            return
+        if kind not in self._available():
+            self.action_illegal(kind)
+            return
+        screen: d.ClueDialog
+        if kind == "move":
+            screen = d.MoveDialog(v, b)
+        elif kind == "rumor":
+            screen = d.RumorDialog(v, b, self._holder)
+        elif kind == "accuse":
+            screen = d.AccuseDialog(v, b, self._candidates)
+            self.app.push_screen(screen, self._accuse_chosen)
+            return
+        elif kind == "show":
+            screen = d.ShowCardDialog(v, b)
+        elif kind == "teleport":
+            screen = d.TeleportDialog(v, b)
+        elif kind == "peek":
+            screen = d.PeekDialog(v, b)
+        else:
+            screen = d.AsideDialog(v, b)
+        self.app.push_screen(screen, self._chosen)
+
+    def _chosen(self, action: Any) -> None:
+        if action:
+            self.submit(tuple(action))
+
+    def _accuse_chosen(self, action: Any) -> None:
+        from tui.clue.dialogs import accuse_question
+        from tui.widgets.confirm import ConfirmDialog
+
+        if not action:
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.submit(tuple(action))
+
+        self.app.push_screen(ConfirmDialog(accuse_question(action), yes="Accuse", title="Accuse?",
+                                           id="accuse-confirm"), confirmed)
+
+    def action_undo(self) -> None:
+        self._stop_timer()
+        if not self.table.undo(self.seat):
+            self.notify("Nothing of yours to undo yet.", title="Undo")
+        self._asked = None
+        self._save()
+        self.sync()
+
+    def action_results(self) -> None:
+        from tui.clue.end import EndScreen
+
+        if not self.table.is_over():
+            return
+        hands = [self.table.view(s)["hand"] for s in range(len(self.view["players"]))]  # public once it is over
+        self.app.push_screen(EndScreen(self.view, hands))
+
+    def action_tab(self, index: int) -> None:
+        self.query_one("#side", TabbedContent).active = TABS[index]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid == "act-undo":
+            self.action_undo()
+        elif bid == "act-results":
+            self.action_results()
+        elif bid.startswith("act-"):
+            kind = bid.removeprefix("act-")
+            if kind in self._available():
+                self.action_act(kind)
+            else:
+                self.action_illegal(kind)
+
+    def on_location_cell_clicked(self, event: LocationCell.Clicked) -> None:
+        """Click a place: go there; out of reach this roll, walk toward it."""
+        v = self.view
+        node = event.node
+        if v["to_act"] == self.seat and v["phase"] == "move":
+            target = m.walk_target(v, self.board, node)
+            if target is None:
+                self.notify("You cannot move from here with this roll.", severity="warning")
+                return
+            if target != node:
+                self.notify(f"{self.board.short[node]} is out of reach this roll: you walk toward it, "
+                            f"to {m.node_label(self.board, target)}.", title="Move")
+            self.submit(("move", target))
+        elif v["to_act"] == self.seat and v["phase"] == "teleport":
+            self.submit(("teleport", node))
+        else:
+            self.submit(("move", node))
+
+    def on_sheet_table_mark_requested(self, event: SheetTable.MarkRequested) -> None:
+        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks)
+        if not 0 <= event.row < len(rows):
+            return
+        row = rows[event.row]
+        col = event.column - 1
+        if row.known[col]:
+            self.notify(f"{row.card}: known from what you saw.", title="Detective sheet")
+            return
+        key = f"{row.card}|{col}"
+        mark = m.next_mark(self.marks.get(key, ""))
+        if mark:
+            self.marks[key] = mark
+        else:
+            self.marks.pop(key, None)
+        self._render_sheet()
+        self._save()
+
+    # ----------------------------------------------------------------- saving
+
+    def _save(self) -> None:
+        from tui.storage import save_session
+
+        try:
+            session = self.table.to_session()
+            session.extra["clue_marks"] = dict(self.marks)
+            save_session(session, self.session_id)
+        except Exception as e:
+            if not self._save_failed:
+                self.notify(f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
+                            severity="error", title="Autosave")
+            self._save_failed = True
+        else:
+            self._save_failed = False

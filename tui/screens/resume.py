@@ -1,0 +1,140 @@
+"""Saved sessions: open one, or delete it. A damaged file is listed with its one-line problem."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from tui.widgets.choices import Btn
+from tui.widgets.confirm import ConfirmDialog
+from tui.widgets.scroll import ScrollButtons
+
+
+class ResumeScreen(Screen):
+    """Every saved session, newest first, each with Open and Delete."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="resume-back"),
+        Binding("enter", "open_focused", "Open", show=False, id="resume-open"),
+        Binding("delete,d", "delete_focused", "Delete", id="resume-delete"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("Resume a saved game", classes="screen-title")
+        yield VerticalScroll(id="resume-list")
+        with Horizontal(classes="button-row"):
+            yield ScrollButtons("#resume-list", id="resume-scroll")
+            yield Btn("Back", id="resume-back")
+        yield Footer()
+
+    async def on_screen_resume(self) -> None:
+        await self.reload()
+
+    async def reload(self) -> None:
+        from engine.registry import GAMES
+        from tui.storage import list_sessions
+
+        box = self.query_one("#resume-list", VerticalScroll)
+        await box.remove_children()
+        try:
+            infos = list_sessions()
+        except OSError as e:
+            await box.mount(Static(f"Cannot read the sessions folder: {e.__class__.__name__}.", classes="resume-empty"))
+            return
+        self.infos = {i.id: i for i in infos}
+        if not infos:
+            await box.mount(Static("No saved games yet. Start one from Home: Play vs bots.", classes="resume-empty"))
+            return
+        rows = []
+        for i, info in enumerate(infos):
+            if info.error:
+                text = f"⚠ {info.id}\n  {info.error}"
+            else:
+                text = f"{GAMES.get(info.game, info.game)} · {info.moves} moves · {info.when}\n  {info.id}"
+            row = Horizontal(
+                Static(text, classes="resume-info" + (" -damaged" if info.error else "")),
+                Btn("Open", id=f"resume-open-{i}", classes="resume-open", variant="primary",
+                    disabled=bool(info.error)),
+                Btn("Delete", id=f"resume-delete-{i}", classes="resume-delete", variant="error"),
+                classes="resume-row",
+            )
+            row.session_id = info.id  # type: ignore[attr-defined]
+            rows.append(row)
+        await box.mount_all(rows)
+        self.call_after_refresh(self._focus_first)
+
+    def _focus_first(self) -> None:
+        buttons = [b for b in self.query(".resume-open, .resume-delete").results(Button) if not b.disabled]
+        if buttons:
+            buttons[0].focus()
+
+    def _session_of(self, button: Button | None) -> str | None:
+        node = button.parent if button is not None else None
+        return getattr(node, "session_id", None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid == "resume-back":
+            self.app.pop_screen()
+        elif bid.startswith("resume-open-"):
+            self.open(self._session_of(event.button))
+        elif bid.startswith("resume-delete-"):
+            self.ask_delete(self._session_of(event.button))
+
+    def action_open_focused(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Button) and (focused.id or "").startswith("resume-delete-"):
+            self.ask_delete(self._session_of(focused))
+        elif isinstance(focused, Button) and (focused.id or "").startswith("resume-open-"):
+            self.open(self._session_of(focused))
+
+    def action_delete_focused(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Button):
+            self.ask_delete(self._session_of(focused))
+
+    def open(self, session_id: str | None) -> None:
+        """Replay the session and open it; any problem becomes a one-line notification."""
+        from engine.session import SessionError
+        from solvers.table import Table
+        from tui.storage import load_session
+
+        if session_id is None:
+            return
+        try:
+            session = load_session(session_id)
+            if session.mode != "play":
+                raise SessionError("This is an assist session; only play sessions open here for now.")
+            if "human" not in session.seats:
+                raise SessionError("This session has no human seat to play.")
+            table = Table.from_session(session)
+        except SessionError as e:
+            self.notify(str(e), title="Cannot open this session", severity="error")
+            return
+        except Exception as e:  # a bad config or bot name must never crash the app
+            self.notify(f"{e.__class__.__name__}: {e}".splitlines()[0], title="Cannot open this session",
+                        severity="error")
+            return
+        marks = session.extra.get("clue_marks")
+        self.app.open_table(table, session_id, session.seats.index("human"),  # type: ignore[attr-defined]
+                            marks=marks if isinstance(marks, dict) else None)
+
+    def ask_delete(self, session_id: str | None) -> None:
+        if session_id is None:
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                from tui.storage import delete_session
+
+                try:
+                    delete_session(session_id)
+                except Exception as e:
+                    self.notify(f"Could not delete: {e.__class__.__name__}", severity="error")
+                self.call_later(self.reload)
+
+        self.app.push_screen(ConfirmDialog(f"Delete the saved game {session_id}? This cannot be undone.",
+                                           yes="Delete", title="Delete saved game"), done)

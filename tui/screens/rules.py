@@ -1,0 +1,109 @@
+"""The rulebook, and every assumption the engine makes where the rulebook is silent."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
+
+from tui.widgets.choices import Btn
+from tui.widgets.scroll import ScrollButtons
+
+
+def rulebook_text(game: str = "clue") -> Text:
+    """The rulebook with its headings in bold (a heading is a short line without a full stop)."""
+    raw = resources.files("tui").joinpath("rules", f"{game}.txt").read_text("utf-8")
+    lines = raw.splitlines()
+    out = Text()
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        heading = (line and len(line) < 60 and not line.startswith(("•", " ", "*")) and not line.endswith((".", ":"))
+                   and not nxt.strip().startswith("•") or i == 0) and line.strip()
+        out.append(line + "\n", style="bold" if heading else "")
+    return out
+
+
+def assumptions_text() -> Text:
+    """Rule assumptions plus the board items (places, powers, Plot cards) marked as assumed."""
+    from engine.clue.board import BOARDS, load_board, load_rules
+
+    rules = load_rules()
+    out = Text()
+    out.append("Assumptions (editable in engine/clue/data/*.toml)\n\n", style="bold")
+    out.append("Rules\n", style="bold underline")
+    for aid, text in rules.assumptions:
+        out.append(f"• {text} ", style="")
+        out.append(f"[{aid}]\n", style="dim")
+    out.append("\nPlot cards\n", style="bold underline")
+    for p in rules.plot:
+        mark = " (assumed)" if p.assumed else ""
+        out.append(f"• {p.name} ×{p.count}{mark}: {p.text}\n")
+    for bid in BOARDS:
+        b = load_board(bid)
+        out.append(f"\nBoard: {b.name} (engine/clue/data/{bid}.toml)\n", style="bold underline")
+        placeholders = [loc for loc in b.locations if loc in b.assumed_locations]
+        if placeholders:
+            out.append("• Placeholder location names: " + ", ".join(placeholders) + ".\n")
+        powers = [s for s in b.suspects if s in b.assumed_powers]
+        if powers:
+            out.append("• Assumed character powers (once per game, move again): " + ", ".join(powers) + ".\n")
+        out.append(f"• Path lengths, '?' squares and secret passages: assumed layout; centre: {b.centre_name}.\n")
+    return out
+
+
+class RulesScreen(Screen):
+    """Scrollable rulebook with explicit scroll buttons (a swipe does nothing on a tablet)."""
+
+    BINDINGS = [
+        Binding("escape,b", "app.pop_screen", "Back", id="rules-back"),
+        Binding("1", "tab('rules-book')", "Rulebook", id="rules-tab-book"),
+        Binding("2", "tab('rules-assumed')", "Assumptions", id="rules-tab-assumed"),
+        Binding("pagedown,space", "page(1)", "Page down", show=False, id="rules-pgdn"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="rules-pgup"),
+        Binding("down,j", "line(1)", "Line down", show=False, id="rules-down"),
+        Binding("up,k", "line(-1)", "Line up", show=False, id="rules-up"),
+    ]
+
+    def __init__(self, game: str = "clue") -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        from engine.registry import GAMES
+
+        yield Static(f"Rules — {GAMES.get(self.game, self.game)}", id="rules-title", classes="screen-title")
+        with TabbedContent(id="rules-tabs"):
+            with TabPane("Rulebook (1)", id="rules-book"):
+                with VerticalScroll(classes="rules-scroll", id="rules-book-scroll"):
+                    yield Static(rulebook_text(self.game), id="rules-text")
+            with TabPane("Assumptions (2)", id="rules-assumed"):
+                with VerticalScroll(classes="rules-scroll", id="rules-assumed-scroll"):
+                    yield Static(assumptions_text(), id="rules-assumptions")
+        with Horizontal(classes="button-row"):
+            yield ScrollButtons(self._scroll, id="rules-scroll")
+            yield Btn("Back", id="rules-back")
+        yield Footer()
+
+    def _scroll(self) -> VerticalScroll:
+        active = self.query_one("#rules-tabs", TabbedContent).active
+        return self.query_one(f"#{active}-scroll", VerticalScroll)
+
+    def action_tab(self, pane: str) -> None:
+        self.query_one("#rules-tabs", TabbedContent).active = pane
+
+    def action_page(self, d: int) -> None:
+        s = self._scroll()
+        (s.scroll_page_down if d > 0 else s.scroll_page_up)(animate=False)
+
+    def action_line(self, d: int) -> None:
+        s = self._scroll()
+        s.scroll_relative(y=d, animate=False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "rules-back":
+            self.app.pop_screen()

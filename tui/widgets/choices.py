@@ -1,0 +1,128 @@
+"""Large, tappable options that also work from the keyboard.
+
+``Choices`` is one focusable widget holding a grid of buttons. The buttons themselves never
+take focus, so Tab moves between groups (suspects, weapons, locations…) while the arrow keys
+move inside a group and Enter or Space picks. A tap on a button picks it at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual.binding import Binding
+from textual.containers import Grid
+from textual.message import Message
+from textual.widgets import Button
+
+
+class Btn(Button):
+    """A button without the 0.2 s "pressed" effect, which swallows a quick second tap."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.active_effect_duration = 0
+
+
+class Choice(Btn, can_focus=False):
+    """One option of a :class:`Choices` group."""
+
+
+class Choices(Grid, can_focus=True):
+    """A group of options; ``selected`` marks the picked one when the group keeps a selection."""
+
+    BINDINGS = [
+        Binding("up", "move(-1, 'row')", "Previous", show=False),
+        Binding("down", "move(1, 'row')", "Next", show=False),
+        Binding("left", "move(-1, 'col')", "Left", show=False),
+        Binding("right", "move(1, 'col')", "Right", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter,space", "choose", "Choose", show=False),
+    ]
+
+    class Chosen(Message):
+        """An option was picked (by tap, Enter or Space)."""
+
+        def __init__(self, choices: Choices, index: int, value: Any) -> None:
+            super().__init__()
+            self.choices = choices
+            self.index = index
+            self.value = value
+
+        @property
+        def control(self) -> Choices:
+            return self.choices
+
+    def __init__(self, options: Sequence[tuple[str, Any]], *, columns: int = 1, keep_selection: bool = False,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.options = list(options)
+        self.columns = max(1, columns)
+        self.keep_selection = keep_selection
+        self.current = 0
+        self.selected: int | None = None
+
+    @property
+    def rows(self) -> int:
+        return -(-len(self.options) // self.columns)
+
+    def compose(self):
+        prefix = self.id or "choice"
+        for i, (label, _value) in enumerate(self.options):
+            yield Choice(self._label(i, label), id=f"{prefix}-{i}", classes="choice")
+
+    def on_mount(self) -> None:
+        self.styles.grid_size_columns = self.columns
+        self.styles.grid_size_rows = self.rows
+        self.set_class(self.rows <= 8, "-few")
+        self._paint()
+
+    def _label(self, i: int, label: str) -> str:
+        if not self.keep_selection:
+            return label
+        return ("● " if i == self.selected else "  ") + label
+
+    def _buttons(self) -> list[Choice]:
+        return list(self.query(Choice))
+
+    def _paint(self) -> None:
+        for i, button in enumerate(self._buttons()):
+            button.set_class(i == self.current, "-current")
+            button.set_class(i == self.selected, "-selected")
+            button.label = self._label(i, self.options[i][0])
+
+    @property
+    def value(self) -> Any:
+        return None if self.selected is None else self.options[self.selected][1]
+
+    def action_move(self, delta: int, axis: str) -> None:
+        if not self.options:
+            return
+        step = delta if axis == "col" or self.columns == 1 else delta * self.columns
+        self.current = min(max(self.current + step, 0), len(self.options) - 1)
+        self._paint()
+        self._buttons()[self.current].scroll_visible(animate=False)
+
+    def action_jump(self, index: int) -> None:
+        if self.options:
+            self.current = index % len(self.options)
+            self._paint()
+
+    def action_choose(self) -> None:
+        self.pick(self.current)
+
+    def pick(self, index: int) -> None:
+        """Pick option ``index`` as if it were tapped."""
+        self.current = index
+        if self.keep_selection:
+            self.selected = index
+        self._paint()
+        self.post_message(self.Chosen(self, index, self.options[index][1]))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        buttons = self._buttons()
+        if event.button in buttons:
+            self.focus()
+            self.pick(buttons.index(event.button))
