@@ -12,6 +12,9 @@ from typing import Any
 
 GAMES: dict[str, str] = {
     "clue": "Clue: Game of Thrones",
+    "mascarade": "Mascarade",
+    "masque": "Masque of the Red Death",
+    "ghoul": "Tokyo Ghoul: Bloody Masquerade",
 }
 
 
@@ -43,7 +46,7 @@ def get_game(game_id: str) -> GameSpec:
     return GameSpec(
         id=game_id,
         title=GAMES[game_id],
-        config_from_json=m.ClueConfig.from_json if game_id == "clue" else m.Config.from_json,
+        config_from_json=m.Config.from_json,
         new_game=m.new_game,
         to_act=m.to_act,
         legal_actions=m.legal_actions,

@@ -48,11 +48,12 @@ class Session:
             raise SessionError("This is not an unmask session (expected a JSON object).")
         fmt = data.get("format")
         if fmt != FORMAT:
-            if isinstance(fmt, str) and fmt.startswith("unmask-session/"):
+            version = fmt.removeprefix("unmask-session/") if isinstance(fmt, str) else ""
+            if version.isdigit() and int(version) > 1:
                 raise SessionError(f"This session was written by a newer unmask ({fmt}); this one reads {FORMAT}.")
             raise SessionError(f"This is not an unmask session (format is {fmt!r}, expected {FORMAT!r}).")
         game = data.get("game")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise SessionError(f"This session is for an unknown game {game!r}.")
         mode = data.get("mode", "play")
         if mode not in MODES:

@@ -17,6 +17,21 @@ BOTS: dict[str, dict[str, str]] = {
         "notes": "solvers.clue.bots:NotesBot",
         "strong": "solvers.clue.strong:StrongBot",
     },
+    "mascarade": {
+        "random": "solvers.mascarade.bots:RandomBot",
+        "honest": "solvers.mascarade.bots:HonestBot",
+        "strong": "solvers.mascarade.bots:StrongBot",
+    },
+    "masque": {
+        "random": "solvers.masque.bots:RandomBot",
+        "heuristic": "solvers.masque.bots:HeuristicBot",
+        "strong": "solvers.masque.bots:StrongBot",
+    },
+    "ghoul": {
+        "random": "solvers.ghoul.bots:RandomBot",
+        "heuristic": "solvers.ghoul.bots:HeuristicBot",
+        "strong": "solvers.ghoul.bots:StrongBot",
+    },
 }
 
 BOT_HELP: dict[str, dict[str, str]] = {
@@ -24,6 +39,21 @@ BOT_HELP: dict[str, dict[str, str]] = {
         "random": "uniformly random legal choices",
         "notes": "keeps a detective sheet of what it was shown; accuses when one triple is left",
         "strong": "the exact solver: asks the most informative rumor, accuses when sure or when waiting is riskier",
+    },
+    "mascarade": {
+        "random": "uniformly random legal choices",
+        "honest": "announces only a mask it is 80% sure of, counter-claims when 90% sure, looks when unsure",
+        "strong": "tracks every mask exactly; weighs each action by expected value, bluffs and blocks when it pays",
+    },
+    "masque": {
+        "random": "uniformly random legal choices (a Movement tile now and then)",
+        "heuristic": "popularity first, follows the Prince; Discuss when it knows too few safe rooms; plans through them",
+        "strong": "the exact safe-room solver for its plan; weighs every card by survival gained and popularity",
+    },
+    "ghoul": {
+        "random": "uniformly random legal choices",
+        "heuristic": "keeps the cards its character needs, avoids suspicion, attacks when the odds are fair",
+        "strong": "the exact hands-and-identities solver plus a search over sampled worlds",
     },
 }
 

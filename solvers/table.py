@@ -134,5 +134,14 @@ class Table:
 
     @classmethod
     def from_session(cls, session: Session) -> Table:
-        session.replay()  # validates every entry with a clear message before we build bots
-        return cls(session.game, session.config, session.seed, session.seats, session.log)
+        """Rebuild a table; SessionError (one line) if the session does not describe one."""
+        from engine.session import SessionError
+
+        state = session.replay()  # validates every entry with a clear message before we build bots
+        players = state.config.players
+        if len(session.seats) != players:
+            raise SessionError(f"The session lists {len(session.seats)} seats for a {players}-player game.")
+        try:
+            return cls(session.game, session.config, session.seed, session.seats, session.log)
+        except ValueError as e:
+            raise SessionError(f"The session cannot be seated: {e}") from None

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.screen import Screen
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -172,9 +171,6 @@ class UnmaskApp(App[None]):
         i = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(i + 1) % len(names)]
         self.notify(f"Theme: {self.theme}", title="Theme")
-
-    def current_screen(self) -> Screen:
-        return self.screen
 
 
 def run_app(**kw: Any) -> None:

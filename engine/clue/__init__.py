@@ -18,8 +18,26 @@ from engine.clue.game import (
     view,
 )
 
+Config = ClueConfig  # the name every engine exports (engine.registry)
+
 __all__ = [
-    "BOARDS", "Board", "ClueConfig", "ClueState", "action_from_json", "action_to_json", "apply",
-    "events_for", "is_over", "legal_actions", "load_board", "load_rules", "new_game", "result",
-    "state_from_json", "state_to_json", "to_act", "view",
+    "BOARDS",
+    "Board",
+    "ClueConfig",
+    "ClueState",
+    "Config",
+    "action_from_json",
+    "action_to_json",
+    "apply",
+    "events_for",
+    "is_over",
+    "legal_actions",
+    "load_board",
+    "load_rules",
+    "new_game",
+    "result",
+    "state_from_json",
+    "state_to_json",
+    "to_act",
+    "view",
 ]

@@ -584,6 +584,8 @@ def _do(s: ClueState, a: Action) -> None:
             _finish(s, [seat], "solved")
             return
         s.wrong = _set(s.wrong, seat, True)
+        # "Check the contents of the confidential envelope, out of sight of the other players."
+        s.log.append({"t": "envelope", "seat": seat, "cards": list(s.envelope)}, (seat,))
         _check_all_out(s)
         if s.phase != OVER:
             _end_turn(s)
@@ -698,7 +700,7 @@ def _end_turn(s: ClueState) -> None:
 
 # --------------------------------------------------------------------------- views
 
-_SECRET_FIELDS = {"hand": ("cards",), "plot": ("card",), "show": ("card",), "aside": ("card",),
+_SECRET_FIELDS = {"envelope": ("cards",), "hand": ("cards",), "plot": ("card",), "show": ("card",), "aside": ("card",),
                   "centre_look": ("cards",), "peek": ("card",)}
 
 

@@ -135,6 +135,15 @@ def stacked(s: ClueState, *cards: str) -> ClueState:
     return edited(s, plot_deck=(*deck, *reversed(cards)))
 
 
+def given_plot(s: ClueState, seat: int, card: str) -> ClueState:
+    """A copy where ``seat`` has drawn ``card`` from the Plot deck and kept it."""
+    deck = list(s.plot_deck)
+    deck.remove(card)
+    hands = list(s.plot_hands)
+    hands[seat] = (*hands[seat], card)
+    return edited(s, plot_deck=tuple(deck), plot_hands=tuple(hands))
+
+
 def walkers_beside(s: ClueState, k: int) -> ClueState:
     """A copy where ``k`` White Walkers have been drawn and lie beside the board."""
     deck = list(s.plot_deck)
@@ -486,7 +495,7 @@ def test_you_cannot_reenter_the_location_you_just_left():
 
 def test_question_mark_square_stops_you_and_draws_a_plot_card():
     """"If you land on a space with a question mark, you must stop and draw a Plot card.\""""
-    a, b, squares, i = next((a, b, sq, i) for a, b, sq in RK.paths for i in range(1, len(sq) - 1)
+    _a, b, squares, i = next((a, b, sq, i) for a, b, sq in RK.paths for i in range(1, len(sq) - 1)
                             if sq[i] in RK.plot_squares)
     before_mark, mark, past_mark = squares[i - 1], squares[i], squares[i + 1]
     s = roll(stacked(turn_of(new(), 0, before_mark), RAVEN), 5, 5)
@@ -638,7 +647,7 @@ def test_refutation_goes_clockwise_from_the_askers_left():
     """"The first to try is the player on your left ... If [they have] none of the three cards,
     it is up to the player on their left\" — around the table, past the last seat to seat 0."""
     s = new(players=4)
-    su, we, lo = s.envelope
+    _su, _we, lo = s.envelope
     cards = ("Petyr Baelish", "War Axe", lo)
     s = holding(s, 0, "Petyr Baelish")
     s = holding(s, 1, "War Axe")
@@ -772,6 +781,20 @@ def test_wrong_accusation_loses_but_the_player_keeps_refuting():
         x = apply(x, r.choice(acts or legal_actions(x)))
 
 
+def test_a_wrong_accuser_checks_the_envelope_out_of_sight_of_the_others():
+    """"Then check the contents of the confidential envelope, out of sight of the other players ...
+    Discreetly put the cards back in the confidential envelope. Say nothing to anyone!\""""
+    s = new(players=4)
+    su, we, lo = s.envelope
+    s = enter_centre(s, 1)
+    after = apply(s, ("accuse", su, we, next(x for x in s.board.locations if x != lo)))
+    mine = [e for e in view(after, 1)["events"] if e["t"] == "envelope"]
+    assert mine and mine[0]["cards"] == [su, we, lo]
+    for other in (0, 2, 3):
+        theirs = [e for e in view(after, other)["events"] if e["t"] == "envelope"]
+        assert theirs and theirs[0]["cards"] is None
+
+
 def test_everyone_wrong_leaves_the_case_unsolved():
     """"If all players make a false accusation, the case remains unsolved and the game is over.\""""
     s = new(players=3)
@@ -836,9 +859,8 @@ def _eighth_walker(s: ClueState) -> ClueState:
 def test_the_eighth_white_walker_eliminates_and_the_hand_goes_face_up():
     """"If you draw the 8th White Walker card, you are eliminated from the game. Place your cards
     face up so that all players can see your cards. You can no longer play or draw Plot cards.\""""
-    s = walkers_beside(new(players=4), 7)
-    s = turn_of(stacked(s, RAVEN), 1, "Training Yard")
-    s = edited(s, plot_deck=s.plot_deck[:-1], plot_hands=((), (RAVEN,), (), ()))  # seat 1 holds a Raven
+    s = given_plot(walkers_beside(new(players=4), 7), 1, RAVEN)  # seat 1 holds a Raven
+    s = turn_of(s, 1, "Training Yard")
     after = _eighth_walker(s)
     assert after.eliminated == (False, True, False, False)
     assert after.plot_hands[1] == () and RAVEN in after.discard
@@ -922,7 +944,7 @@ def test_raven_looks_at_a_random_card_of_a_chosen_player_seen_only_by_the_two():
     s = stacked(turn_of(new(players=4), 0, "Training Yard"), RAVEN)
     s = roll(s, "?", 2)
     for seat in range(4):
-        plot = [e for e in view(s, seat)["events"] if e["t"] == "plot"][0]
+        plot = next(e for e in view(s, seat)["events"] if e["t"] == "plot")
         assert plot["card"] == (RAVEN if seat == 0 else None)  # the kept card stays private
     assert ("play", RAVEN) not in legal_actions(s)  # not in the middle of a move
     s = apply(s, legal_actions(s)[0])
@@ -935,16 +957,14 @@ def test_raven_looks_at_a_random_card_of_a_chosen_player_seen_only_by_the_two():
     assert RAVEN in after.discard and after.plot_hands[0] == ()
     assert after.phase == s.phase  # back to where the turn was
     for seat in range(4):
-        seen = [e for e in view(after, seat)["events"] if e["t"] == "peek"][0]
+        seen = next(e for e in view(after, seat)["events"] if e["t"] == "peek")
         assert seen["card"] == (peek["card"] if seat in (0, 2) else None)
         assert (seen["seat"], seen["target"]) == (0, 2)
 
 
 def test_raven_card_is_random():
     """The peeked card is drawn at random from the target's hand."""
-    s = new(players=4)
-    s = turn_of(edited(s, plot_hands=((RAVEN,), (), (), ()), plot_deck=s.plot_deck[1:]), 0, "Training Yard")
-    s = stacked(s)
+    s = turn_of(given_plot(new(players=4), 0, RAVEN), 0, "Training Yard")
     seen = set()
     for x in range(40):
         t = apply(apply(edited(s, rng=Rng(x)), ("play", RAVEN)), ("peek", 3))
@@ -954,9 +974,7 @@ def test_raven_card_is_random():
 
 def test_raven_cannot_peek_at_eliminated_players():
     """Eliminated players' cards are face up already; a Raven chooses among the others."""
-    s = new(players=4)
-    s = edited(s, plot_hands=((RAVEN,), (), (), ()), plot_deck=tuple(sorted(s.plot_deck))[:-1],
-               eliminated=(False, False, True, False))
+    s = edited(given_plot(new(players=4), 0, RAVEN), eliminated=(False, False, True, False))
     s = apply(turn_of(s, 0, "Training Yard"), ("play", RAVEN))
     assert legal_actions(s) == [("peek", 1), ("peek", 3)]
     refuse(s, ("peek", 2), "not allowed")
@@ -1010,7 +1028,7 @@ def test_two_players_no_answer_means_the_asker_looks_at_one_aside_card():
     after = apply(s, ("look_aside", 2))
     assert after.aside == s.aside  # put back where it was
     for seat in (0, 1):
-        look = [e for e in view(after, seat)["events"] if e["t"] == "aside"][0]
+        look = next(e for e in view(after, seat)["events"] if e["t"] == "aside")
         assert look["index"] == 2 and look["card"] == (s.aside[2] if seat == 0 else None)
     assert after.turn == 1 and after.phase == START
 

@@ -93,7 +93,6 @@ def test_unknown_game():
     assert "chess" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="engine/session.py tests `game not in GAMES` on an unhashable value: TypeError")
 def test_unknown_game_of_the_wrong_type():
     """A game id that is not even a string still gets the one-line message."""
     _refused(_session(game=["clue"]), "unknown game")

@@ -144,7 +144,7 @@ async def play_to_the_end(pilot, app: UnmaskApp, table, act) -> int:
 
 @run_async
 async def test_whole_game_by_keys_only():
-    table = new_table(3, seed=5)
+    table = new_table(3, seed=23)  # a short game that still needs rumors, a teleport and an accusation
     app = UnmaskApp(table=table, session_id="keys", bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         moves = await play_to_the_end(pilot, app, table, act_by_keys)
@@ -158,9 +158,9 @@ async def test_whole_game_by_keys_only():
 
 @run_async
 async def test_whole_game_by_mouse_only():
-    table = new_table(3, seed=11)
+    table = new_table(3, seed=75)  # a short game with a passage, a Raven, a teleport and a Plot offer
     app = UnmaskApp(table=table, session_id="mouse", bot_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         moves = await play_to_the_end(pilot, app, table, act_by_mouse)
         assert moves > 3
         assert isinstance(app.screen, EndScreen)
@@ -224,7 +224,9 @@ async def test_autosave_then_resume_reopens_the_same_position():
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         row = next(i for i, card in enumerate(load_board("red-keep").cards) if card not in screen._holder)
-        await pilot.click("#sheet", offset=(20, row + 1))
+        sheet = screen.query_one("#sheet")
+        first = sheet.ordered_columns[0].get_render_width(sheet)
+        await pilot.click("#sheet", offset=(first + 1, row + 1))  # the "You" column of that card
         await pilot.pause()
         assert screen.marks
         marks = dict(screen.marks)
@@ -278,3 +280,30 @@ async def test_damaged_sessions_are_listed_and_cannot_crash():
         await pilot.press("y")
         await pilot.pause(0.1)
         assert not (folder / "broken.json").exists()
+
+
+@run_async
+async def test_click_on_a_far_place_walks_toward_it():
+    board = load_board("red-keep")
+
+    def far_move(v: dict) -> bool:
+        if v["to_act"] != 0 or v["phase"] != "move":
+            return False
+        dests = {a[1] for a in v["legal"]}
+        return any(n not in dests for n in range(board.centre))
+
+    table = new_table(3, seed=9)
+    assert advance(table, far_move)
+    view = table.view(0)
+    dests = {a[1] for a in view["legal"]}
+    here = view["positions"][view["characters"][0]]
+    target = next(n for n in range(board.centre) if n not in dests and n != here
+                  and board.path_toward(here, n, view["steps"], frozenset(view["left"])) is not None)
+    stop = board.path_toward(here, target, view["steps"], frozenset(view["left"]))
+    app = UnmaskApp(table=table, session_id="toward", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = len(table.log)
+        assert await pilot.click(f"#loc-{target}")
+        await pilot.pause()
+        assert table.log[before] == [0, ["move", stop]]

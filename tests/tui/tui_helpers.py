@@ -72,13 +72,16 @@ def sheet_of(view: dict) -> Sheet:
     return Sheet.from_view(view)
 
 
-def run_async(fn):
-    """Run an async test with asyncio (no pytest-asyncio plugin in this project)."""
+def run_async(fn=None, *, timeout: float = 120):
+    """Run an async test with asyncio (no pytest-asyncio plugin here); a hung app fails, never blocks."""
     import asyncio
     import functools
 
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
+    def decorate(f):
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            return asyncio.run(asyncio.wait_for(f(*args, **kwargs), timeout))
 
-    return wrapper
+        return wrapper
+
+    return decorate(fn) if fn is not None else decorate

@@ -10,6 +10,7 @@ Edit, Delete or Undo fix it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from typing import Any, ClassVar
@@ -20,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Static
+from textual.widgets import Button, DataTable, Static
 from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
@@ -29,7 +30,7 @@ from tui.assist import model as m
 from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V, EntryDialog
 from tui.assist.setup import SetupForm
 from tui.assist.sheet import SheetTable
-from tui.assist.widgets import ScrollColumn, Tap
+from tui.assist.widgets import KeyBar, ScrollColumn, Tap
 from tui.storage import load_session, new_session_id, save_session
 
 UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
@@ -77,6 +78,7 @@ class LogList(VerticalScroll, can_focus=True):
         self.selected: int | None = None
 
     def show(self, sentences: list[str], conflict: set[int], selected: int | None) -> None:
+        """Draw the log: one numbered sentence per entry, conflicting ones marked."""
         rows = list(self.query(LogRow))
         for i in range(len(rows), len(sentences)):
             row = LogRow(i)
@@ -93,11 +95,9 @@ class LogList(VerticalScroll, can_focus=True):
             row.update(f"#{i + 1} {mark}{sentences[i]}")
             row.set_class(i in conflict, "-conflict")
             row.set_class(i == self.selected, "-selected")
-        if not sentences:
-            if not rows or rows[0].display is False:
-                pass
 
     def select(self, index: int | None) -> None:
+        """Select entry ``index`` (None: nothing) and tell the screen, which enables Edit and Delete."""
         self.selected = index if index is not None and 0 <= index < self.count else None
         for row in self.query(LogRow):
             row.set_class(row.index == self.selected, "-selected")
@@ -138,6 +138,7 @@ class ClueAssistScreen(Screen[None]):
         Binding("d", "view('advice')", "Advice", id="assist.view.advice"),
         Binding("pagedown", "page(1)", "Page down", show=False, id="assist.page_down"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="assist.page_up"),
+        Binding("n", "new_table", "New table", id="assist.new_table"),
         Binding("escape", "close", "Close", id="assist.close"),
     ]
 
@@ -173,12 +174,14 @@ class ClueAssistScreen(Screen[None]):
         self.gen = 0
         self.current_view = "sheet"
         self.load_error = ""
+        self._dialogs: dict[str, EntryDialog] = {}
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         yield Static("Clue assistant", id="ax-head", classes="ax-title")
-        yield SetupForm(id="ax-setup")
+        if self.mode == "setup":
+            yield SetupForm(id="ax-setup")
         with Vertical(id="ax-damaged"):
             yield Static("", id="ax-damaged-text")
             with Horizontal(classes="ax-form-buttons"):
@@ -197,6 +200,7 @@ class ClueAssistScreen(Screen[None]):
                 yield Tap("Sheet", id="ax-tab-sheet", classes="ax-tab")
                 yield Tap("Log", id="ax-tab-log", classes="ax-tab")
                 yield Tap("Advice", id="ax-tab-advice", classes="ax-tab")
+                yield Tap("✕", id="ax-do-close", classes="ax-close")
             with Horizontal(id="ax-body"):
                 with Vertical(id="ax-sheet-panel", classes="ax-panel"):
                     yield Static("Detective notes", id="ax-sheet-head", classes="ax-panel-head")
@@ -212,32 +216,26 @@ class ClueAssistScreen(Screen[None]):
                             yield ScrollColumn(lambda: self.query_one("#ax-log"), id="ax-log-scroll")
                         with Horizontal(id="ax-log-buttons"):
                             yield Tap("Edit", id="ax-do-edit")
-                            yield Tap("Delete", id="ax-do-delete", variant="error")
+                            yield Tap("Delete", id="ax-do-delete")
                     with Vertical(id="ax-advice-panel", classes="ax-panel"):
                         yield Static("Advice", id="ax-advice-head", classes="ax-panel-head")
                         with Horizontal(classes="ax-panel-row"):
                             with VerticalScroll(id="ax-advice-scroll"):
                                 yield Static("", id="ax-advice")
                             yield ScrollColumn(lambda: self.query_one("#ax-advice-scroll"), id="ax-advice-btns")
-        yield Footer()
+        yield KeyBar(id="ax-keys")
 
     def on_mount(self) -> None:
-        if self.session is None and self.session_id is not None:
-            try:
+        try:
+            if self.session is None and self.session_id is not None:
                 self.session = load_session(self.session_id)
+            if self.session is not None:
                 self._check_session(self.session)
-            except SessionError as e:
-                self.session = None
-                self.load_error = str(e)
-                self.mode = "damaged"
-        if self.session is not None:
-            try:
-                self._check_session(self.session)
-            except SessionError as e:
-                self.load_error = str(e)
-                self.mode = "damaged"
-            else:
                 self._start(self.session)
+        except SessionError as e:  # one line that says what is wrong; the file is not touched
+            self.session = None
+            self.load_error = str(e)
+            self.mode = "damaged"
         self._show_mode()
 
     @staticmethod
@@ -249,15 +247,14 @@ class ClueAssistScreen(Screen[None]):
             solve(session.config, [])
         except SolverInputError as e:
             raise SessionError(f"The session's setup is not usable: {e.args[0]}") from None
-        undo = session.extra.get("undo", [])
-        if not isinstance(undo, list) or not all(isinstance(x, list) for x in undo):
-            raise SessionError("The session's undo history is damaged (expected a list of logs).")
 
     def _start(self, session: Session) -> None:
         self.mode = "main"
         self.config = session.config
         self.entries = list(session.log)
-        self.history = [list(x) for x in session.extra.get("undo", [])]
+        undo = session.extra.get("undo", [])
+        # The undo history is a convenience: a damaged one is dropped, the log itself never is.
+        self.history = [list(x) for x in undo if isinstance(x, list)] if isinstance(undo, list) else []
         if self.session_id is None:
             self.session_id = new_session_id("clue", "assist")
         self._build_sheet()
@@ -265,7 +262,13 @@ class ClueAssistScreen(Screen[None]):
         self._solve_now()
 
     def _show_mode(self) -> None:
-        self.query_one("#ax-setup").display = self.mode == "setup"
+        forms = list(self.query(SetupForm))
+        if self.mode == "setup" and not forms:
+            form = SetupForm(id="ax-setup")
+            self.mount(form, after="#ax-head")
+        elif self.mode != "setup":
+            for form in forms:
+                form.remove()  # the form is heavy: it only exists while it is used
         self.query_one("#ax-damaged").display = self.mode == "damaged"
         self.query_one("#ax-main").display = self.mode == "main"
         head = self.query_one("#ax-head", Static)
@@ -280,10 +283,10 @@ class ClueAssistScreen(Screen[None]):
             head.update("Clue assistant · cannot open this session")
             self.query_one("#ax-damaged-text", Static).update(
                 f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file.")
-            self.query_one("#ax-damaged-new").focus()
+            self.set_focus(None)
         else:
             head.update("Clue assistant · new table")
-            self.query_one("#ax-setup #ax-board").focus()
+            self.call_after_refresh(lambda: self.query_one("#ax-setup #ax-board").focus())
         self.refresh_bindings()
 
     def on_resize(self, _event: events.Resize) -> None:
@@ -293,11 +296,15 @@ class ClueAssistScreen(Screen[None]):
 
     @property
     def narrow(self) -> bool:
+        """SSH-sized: one panel at a time, chosen with the Sheet / Log / Advice tabs."""
         return self.app.size.width < BREAKPOINTS_H[1][0]
 
     def _build_sheet(self) -> None:
         sheet = self.query_one("#ax-sheet", SheetTable)
-        sheet.build(self.config, narrow=self.narrow)
+        sheet.build(self.config, width=self.app.size.width)
+        sheet.styles.width = sheet.panel_width()
+        panel = self.query_one("#ax-sheet-panel")
+        panel.styles.width = None if self.narrow else sheet.panel_width() + 8
         self._update_detail()
 
     def _apply_view(self) -> None:
@@ -311,20 +318,21 @@ class ClueAssistScreen(Screen[None]):
     # ------------------------------------------------------------------ bindings
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide what does not apply to the current mode; dim what applies but cannot run yet."""
         if action in ("entry", "undo", "edit", "delete", "view", "page"):
             if self.mode != "main":
                 return False
             if action == "view":
-                return True if self.narrow else False
+                return self.narrow  # the wide layout shows every panel at once
             if action == "undo":
                 return True if self.history else None
             if action in ("edit", "delete"):
                 return True if self._selected() is not None else None
             if action == "entry" and parameters and parameters[0] == "face_up":
                 return True if m.face_up_count(self.config) else None
-        if action == "close" and self.mode == "setup":
-            return False  # the form's own Escape cancels it
-        return True
+        if action == "new_table":
+            return self.mode == "damaged"
+        return not (action == "close" and self.mode == "setup")  # the form's own Escape cancels it
 
     def _selected(self) -> int | None:
         try:
@@ -350,7 +358,13 @@ class ClueAssistScreen(Screen[None]):
     @on(Button.Pressed, "#ax-damaged-new")
     def _damaged_new(self, event: Button.Pressed) -> None:
         event.stop()
-        self.session_id = None  # never overwrite the damaged file
+        self.action_new_table()
+
+    def action_new_table(self) -> None:
+        """From a session that cannot be opened to a fresh setup (under a new id: the file stays)."""
+        if self.mode != "damaged":
+            return
+        self.session_id = None
         self.mode = "setup"
         self._show_mode()
 
@@ -406,7 +420,26 @@ class ClueAssistScreen(Screen[None]):
                 new[index] = result
                 self.change_log(new, select=index)
 
-        self.app.push_screen(EntryDialog(kind, self.config, before, entry), done)
+        self.app.push_screen(self._dialog(kind).prepare(before, entry), done)
+
+    def _dialog(self, kind: str) -> EntryDialog:
+        """The dialog for ``kind``, built once per table and kept installed for the next entry."""
+        dialog = self._dialogs.get(kind)
+        if dialog is None or dialog.config is not self.config:
+            dialog = EntryDialog(kind, self.config)
+            name = f"assist-{kind}-{id(self)}"
+            if self.app.is_screen_installed(name):
+                self.app.uninstall_screen(name)
+            self.app.install_screen(dialog, name)
+            self._dialogs[kind] = dialog
+        return dialog
+
+    def on_unmount(self) -> None:
+        for kind, dialog in self._dialogs.items():
+            with contextlib.suppress(Exception):  # the app may be closing with a dialog open
+                self.app.uninstall_screen(f"assist-{kind}-{id(self)}")
+                dialog.remove()
+        self._dialogs.clear()
 
     def action_edit(self) -> None:
         i = self._selected()
@@ -462,6 +495,8 @@ class ClueAssistScreen(Screen[None]):
             what = bid.removeprefix("ax-do-")
             if what == "undo":
                 self.action_undo()
+            elif what == "close":
+                self.action_close()
             elif what == "edit":
                 self.action_edit()
             elif what == "delete":
@@ -490,6 +525,11 @@ class ClueAssistScreen(Screen[None]):
         """Exact solve off the UI thread; the answer comes back as a message."""
         try:
             result = solve(config, log).to_json()
+            if result["status"] == "contradiction" and result["conflict"]:
+                # The log up to the last conflicting entry is consistent: its notes stand in, marked stale.
+                before = solve(config, log[: max(result["conflict"])]).to_json()
+                if before["status"] == "ok":
+                    result["before"] = before
         except SolverInputError as e:
             index = getattr(e, "entry_index", None)
             result = {"status": "input_error", "message": str(e.args[0]), "conflict": [] if index is None else [index]}
@@ -526,6 +566,9 @@ class ClueAssistScreen(Screen[None]):
             self.state = "contradiction" if r.get("status") == "contradiction" else "error"
             self.conflict = {int(i) for i in r.get("conflict", []) if isinstance(i, int)}
             self.problem = m.entry_number_text(str(r.get("message", "")))
+            if self.solution is None and isinstance(r.get("before"), dict):
+                self.solution = r["before"]
+                self.query_one("#ax-sheet", SheetTable).show(self.solution)
             if self.narrow and self.conflict:
                 self.action_view("log")
         self._refresh_log()
@@ -573,12 +616,12 @@ class ClueAssistScreen(Screen[None]):
     def _status_text(self) -> tuple[str, str]:
         """The status line and its class: what the solver says now, and what to do next."""
         deck = m.deck_of(self.config)
-        if self.state in ("contradiction", "error"):
-            where = ", ".join(f"#{i + 1}" for i in sorted(self.conflict))
-            what = f"entries {where} cannot all be true" if len(self.conflict) > 1 else (
-                f"entry {where} does not fit" if where else "the log does not fit")
-            return (f"⚠ Contradiction: {what} (highlighted in the log). The notes are stale; "
-                    "Edit or Delete the wrong entry, or Undo."), "-problem"
+        if self.state == "contradiction":
+            where = " and ".join(f"#{i + 1}" for i in sorted(self.conflict))
+            what = f"{where} contradict each other" if len(self.conflict) > 1 else f"{where} contradicts the setup"
+            return f"⚠ {what}; the notes are stale. Edit, Delete or Undo.", "-problem"
+        if self.state == "error":
+            return f"⚠ {self.problem} The notes are stale. Edit, Delete or Undo.", "-problem"
         if self.state == "solving" and self.solution is None:
             return "Solving…", ""
         sol = self.solution
@@ -589,11 +632,13 @@ class ClueAssistScreen(Screen[None]):
             return f"★ Solved: {', '.join(solved)} — accuse!", "-solved"
         parts = [f"{m.fmt_count(int(sol['deals']))} possible deals"]
         best = (self.advice or {}).get("best_envelope") if self.advice else None
+        names = m.short_labels(deck, self.config.get("board"), 12) if self.narrow else {}
         if best:
-            parts.append(f"most likely envelope {', '.join(best['cards'])} ({m.fmt_p(best['p'])})")
+            cards = ", ".join(names.get(c, c) for c in best["cards"])
+            parts.append(f"most likely envelope {cards} ({m.fmt_p(best['p'])})")
         else:
             guesses = m.likely_envelope(sol, deck)
-            parts.append("envelope " + ", ".join(f"{c} {m.fmt_p(p)}" for c, p in guesses))
+            parts.append("envelope " + ", ".join(f"{names.get(c, c)} {m.fmt_p(p)}" for c, p in guesses))
         if m.last_index(self.entries, "hand") is None:
             parts.append("start with your Hand (h)")
         elif self.state == "solving":
@@ -611,8 +656,8 @@ class ClueAssistScreen(Screen[None]):
         stale = self.state in ("contradiction", "error")
         sheet.set_class(stale, "-stale")
         if stale:
-            head.update("Detective notes · STALE: from before the contradiction" if self.solution
-                        else "Detective notes · none yet: the log has a contradiction")
+            head.update("Detective notes · STALE (from before the problem)" if self.solution
+                        else "Detective notes · none yet: the log has a problem")
         elif self.solution:
             head.update(f"Detective notes · {m.fmt_count(int(self.solution['deals']))} deals, exact")
         else:
@@ -632,16 +677,19 @@ class ClueAssistScreen(Screen[None]):
             box.update("Working out the most informative rumor for each location…")
             return
         best = adv.get("best_envelope")
-        head.update("Advice · best rumor per location (bits of information)")
+        head.update("Advice · the most informative rumor per location")
         lines = []
         if best:
             lines.append(f"Most likely envelope: {', '.join(best['cards'])} ({m.fmt_p(best['p'])})")
         rumors = adv.get("rumors") or {}
         top = max(rumors.values(), key=lambda r: r.get("bits", 0.0), default=None)
-        labels = m.short_labels(m.deck_of(self.config), self.config.get("board"), 14)
+        labels = m.short_labels(m.deck_of(self.config), self.config.get("board"), 12)
+        if rumors:
+            lines.append(f"  {'In':<12} {'ask':<21} bits")
         for loc, r in rumors.items():
             star = "★" if r is top else " "
-            lines.append(f"{star} {labels.get(loc, loc):<14} {r['suspect']} + {r['weapon']}  {r['bits']:.2f}")
+            ask = f"{labels.get(r['suspect'], r['suspect'])} + {labels.get(r['weapon'], r['weapon'])}"
+            lines.append(f"{star} {labels.get(loc, loc):<12} {ask:<21} {r['bits']:.2f}")
         box.update("\n".join(lines))
 
     @on(DataTable.RowHighlighted, "#ax-sheet")

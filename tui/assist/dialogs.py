@@ -1,6 +1,6 @@
 """Dialogs that turn a few taps into one log entry: my hand, face-up cards, a rumor, a reveal, an accusation.
 
-Each dialog is a :class:`ModalScreen` that dismisses with the new entry (a dict in the public
+Each dialog is a screen that dismisses with the new entry (a dict in the public
 log format) or ``None`` when cancelled. Cards are button grids, people are button rows, and a
 preview sentence says what will be logged, or what is still missing, before anything is saved.
 """
@@ -14,11 +14,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.screen import Screen
+from textual.widgets import Button, Static
 
 from tui.assist import model as m
-from tui.assist.widgets import Picker, ScrollColumn, Tap
+from tui.assist.widgets import KeyBar, Picker, ScrollColumn, Tap
 
 NOBODY = "\x00nobody"
 KINDS = ("hand", "face_up", "rumor", "reveal", "accusation")
@@ -34,20 +34,25 @@ BREAKPOINTS_H = [(0, "-ax-narrow"), (100, "-ax-wide")]
 BREAKPOINTS_V = [(0, "-ax-short"), (34, "-ax-tall")]
 
 
-class EntryDialog(ModalScreen[dict[str, Any] | None]):
-    """Enter or edit one log entry of ``kind``; dismisses with the entry, or None when cancelled."""
+class EntryDialog(Screen[dict[str, Any] | None]):
+    """Enter or edit one log entry of ``kind``; dismisses with the entry, or None when cancelled.
+
+    A full (opaque) screen rather than a modal one: it covers the notes anyway, and a modal screen
+    would redraw the whole sheet beneath it on every tap, which a tablet feels.
+    """
 
     CSS_PATH = "assist.tcss"
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
     VERTICAL_BREAKPOINTS = BREAKPOINTS_V
     BINDINGS: ClassVar = [
+        Binding("tab", "app.focus_next", "Next group", id="assist.dialog.next"),
         Binding("ctrl+s", "save", "Save", id="assist.dialog.save"),
         Binding("escape", "cancel", "Cancel", id="assist.dialog.cancel"),
         Binding("pagedown", "scroll_body(1)", "Scroll", show=False),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
     ]
 
-    def __init__(self, kind: str, config: Mapping[str, Any], log: Sequence[Any],
+    def __init__(self, kind: str, config: Mapping[str, Any], log: Sequence[Any] = (),
                  entry: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         assert kind in KINDS
@@ -88,10 +93,11 @@ class EntryDialog(ModalScreen[dict[str, Any] | None]):
             with Horizontal(id="ax-dlg-buttons"):
                 yield Tap("Save", id="ax-dlg-save", variant="primary")
                 yield Tap("Cancel", id="ax-dlg-cancel")
-        yield Footer()
+        yield KeyBar(id="ax-keys")
 
     def _people(self) -> ComposeResult:
-        players = [(m.short_player(p, 10), p) for p in self.players]
+        names = m.player_labels(self.players, 9)
+        players = [(names[p], p) for p in self.players]
         if self.kind == "rumor":
             yield Static("Asked by", classes="ax-dlg-label")
             yield Picker(players, columns=3, allow_none=False, id="ax-pick-by")
@@ -100,20 +106,40 @@ class EntryDialog(ModalScreen[dict[str, Any] | None]):
             yield Static("Passed (could not show)", classes="ax-dlg-label")
             yield Picker(players, multi=True, columns=3, id="ax-pick-passed")
             yield Static("Card shown to me", classes="ax-dlg-label", id="ax-saw-label")
-            yield Picker([("—", None)] * 3, columns=3, id="ax-pick-saw")
+            yield Picker([("—", None)] * 3, columns=1, id="ax-pick-saw")
         elif self.kind == "accusation":
             yield Static("Accused by", classes="ax-dlg-label")
             yield Picker(players, columns=3, allow_none=False, id="ax-pick-by")
         elif self.kind == "reveal":
-            targets = [(m.short_player(m.holder_title(t), 10), t) for t in m.reveal_targets(self.config)]
+            targets = [(names.get(t) or m.holder_title(t), t) for t in m.reveal_targets(self.config)]
             yield Static("Revealed by", classes="ax-dlg-label")
             yield Picker(targets, columns=3, id="ax-pick-by")
         else:
             yield Static("", id="ax-dlg-help", classes="ax-dlg-help")
 
     def on_mount(self) -> None:
+        self._reset()
+
+    def prepare(self, log: Sequence[Any], entry: Mapping[str, Any] | None = None) -> EntryDialog:
+        """Reuse this dialog for another entry: building one costs far more than refilling it."""
+        self.prior = list(log)
+        self.entry = dict(entry) if entry else None
+        if self.is_mounted:
+            self._reset()
+        return self
+
+    def _reset(self) -> None:
+        self.passed_touched = False
+        self.problem = ""
+        title = TITLES[self.kind] if self.entry is None else f"Edit: {TITLES[self.kind].lower()}"
+        self.query_one("#ax-dlg-title", Static).update(title)
+        for picker in self.query(Picker):
+            picker.current = 0
+            picker.set_disabled_values([])
+            picker.set_value([] if picker.multi else None)
         self._prefill()
         self._update()
+        self.query_one("#ax-dlg-body", VerticalScroll).scroll_home(animate=False)
         first = "#ax-pick-suspects" if self.kind != "reveal" or self.entry else "#ax-pick-by"
         self.query_one(first, Picker).focus()
 

@@ -6,7 +6,6 @@ the defaults ("who asks next", "who passed") and the validation rules are testab
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -48,10 +47,12 @@ def deck_of(config: Mapping[str, Any]) -> dict[str, list[str]]:
 
 
 def all_cards(deck: Mapping[str, Sequence[str]]) -> list[str]:
+    """Every card, suspects then weapons then locations (the sheet's row order)."""
     return [c for cat in CATEGORIES for c in deck[cat]]
 
 
 def piles_of(config: Mapping[str, Any]) -> dict[str, int]:
+    """Face-down piles (centre, aside) and their sizes; none when the config has none."""
     piles = config.get("piles") or {}
     return {str(k): int(v) for k, v in piles.items()} if isinstance(piles, Mapping) else {}
 
@@ -68,6 +69,7 @@ def hand_sizes_of(config: Mapping[str, Any]) -> dict[str, int]:
 
 
 def face_up_count(config: Mapping[str, Any]) -> int:
+    """Cards left over after the envelope, piles and hands: they lie face up."""
     n = len(all_cards(deck_of(config))) - 3 - sum(piles_of(config).values())
     return max(n - sum(hand_sizes_of(config).values()), 0)
 
@@ -81,6 +83,7 @@ def sheet_holders(config: Mapping[str, Any]) -> list[str]:
 
 
 def holder_title(holder: str) -> str:
+    """A holder as people say it ("envelope" -> "Envelope"); players keep their names."""
     return {ENVELOPE: "Envelope", FACE_UP: "Face up", CENTRE: "Centre", ASIDE: "Aside"}.get(holder, holder)
 
 
@@ -99,34 +102,59 @@ def _unique(labels: dict[str, str]) -> bool:
 def short_labels(deck: Mapping[str, Sequence[str]], board_id: str | None, width: int) -> dict[str, str]:
     """Card -> a label of at most ``width`` characters, still telling every card apart.
 
-    Suspects by first name, weapons by their last word, locations by the board's short label;
-    anything still too long is cut with an ellipsis.
+    On a built-in board: suspects by first name (all of them when one is too long), long weapons
+    by their last word, long locations by the board's short label. A custom deck's names are only
+    cut (with an ellipsis): we cannot guess which word matters.
     """
+    builtin = board_id in BOARDS
     board_short: dict[str, str] = {}
-    if board_id in BOARDS:
+    if builtin:
         b = load_board(str(board_id))
         board_short = dict(zip(b.locations, b.short, strict=False))
     out: dict[str, str] = {}
     for k, cat in enumerate(CATEGORIES):
-        for name in deck[cat]:
+        names = list(deck[cat])
+        long = any(len(n) > width for n in names)  # shorten the whole group alike, or none of it
+        for name in names:
             label = name
-            if len(label) > width:
-                words = name.split()
-                if cat == "locations" and name in board_short:
-                    label = board_short[name]
-                elif len(words) > 1:
-                    label = words[0] if k == 0 else words[-1]
+            words = name.split()
+            if not builtin:
+                pass
+            elif cat == "locations" and name in board_short and len(name) > width:
+                label = board_short[name]
+            elif k == 0 and long and len(words) > 1:
+                label = words[0]  # suspects by first name, all alike
+            elif k == 1 and len(name) > width and len(words) > 1:
+                label = words[-1] if len(words[-1]) >= 4 else words[0]  # "Vial of Poison" -> "Poison"
             out[name] = label
-        group = {n: out[n] for n in deck[cat]}
-        if not _unique(group):  # a clash: fall back to the names themselves
-            out.update({n: n for n in deck[cat]})
+        if not _unique({n: out[n] for n in names}):  # a clash: fall back to the names themselves
+            out.update({n: n for n in names})
     for name, label in out.items():
         if len(label) > width:
             out[name] = label[: max(width - 1, 1)] + "…"
     return out
 
 
+def player_labels(players: Sequence[str], width: int) -> dict[str, str]:
+    """Player -> a label of at most ``width`` characters that still tells the players apart.
+
+    Cut names when that keeps them distinct ("Margaret" -> "Marga…"), else initials with any
+    digits kept ("Player 3" -> "P3"), else seat numbers.
+    """
+    def cut(name: str) -> str:
+        return name if len(name) <= width else name[: max(width - 1, 1)] + "…"
+
+    out = {p: cut(p) for p in players}
+    if _unique(out):
+        return out
+    out = {p: cut("".join(w if w.isdigit() else w[:1] for w in p.split())) for p in players}
+    if _unique(out):
+        return out
+    return {p: cut(f"#{i + 1}") for i, p in enumerate(players)}
+
+
 def short_player(name: str, width: int) -> str:
+    """``name`` cut to ``width`` characters with an ellipsis."""
     return name if len(name) <= width else name[: max(width - 1, 1)] + "…"
 
 
@@ -145,6 +173,7 @@ class SetupData:
     centre: bool = False
 
     def deck(self) -> dict[str, list[str]]:
+        """The chosen board's deck, or the custom lists as typed."""
         if self.board == "custom":
             return {c: split_names(self.custom.get(c, "")) for c in CATEGORIES}
         return board_deck(self.board)
@@ -154,6 +183,7 @@ class SetupData:
         return {ASIDE: TWO_PLAYER_ASIDE} if len(self.players) == 2 else {}
 
     def default_sizes(self) -> list[int]:
+        """Equal hands; the leftovers go face up (or to the centre pile)."""
         n = len(all_cards(self.deck())) - 3 - sum(self.piles().values())
         return [max(n, 0) // max(len(self.players), 1)] * len(self.players)
 
@@ -327,6 +357,7 @@ def default_passed(players: Sequence[str], asker: str, shower: str | None) -> li
 
 def rumor_entry(by: str, cards: Sequence[str], passed: Sequence[str], shown_by: str | None,
                 card: str | None) -> dict[str, Any]:
+    """A rumor entry in the public log format (the card only when someone showed)."""
     return {"type": "rumor", "by": by, "cards": list(cards), "passed": list(passed),
             "shown_by": shown_by, "card": card if shown_by is not None else None}
 
@@ -337,15 +368,12 @@ def entry_number_text(message: str) -> str:
 
 
 def last_index(log: Sequence[Any], kind: str) -> int | None:
+    """Index of the last entry of type ``kind`` (my hand, the face-up cards are edited in place)."""
     for i in range(len(log) - 1, -1, -1):
         entry = log[i]
         if isinstance(entry, Mapping) and entry.get("type") == kind:
             return i
     return None
-
-
-def clone_log(log: Sequence[Any]) -> list[Any]:
-    return copy.deepcopy(list(log))
 
 
 # --------------------------------------------------------------------------- numbers

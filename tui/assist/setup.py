@@ -69,6 +69,7 @@ class SetupForm(Vertical):
     BINDINGS: ClassVar = [
         Binding("ctrl+s", "start", "Start", id="assist.setup.start"),
         Binding("ctrl+o", "add_player", "Add player", id="assist.setup.add"),
+        Binding("ctrl+l", "equal_hands", "Equal hands", id="assist.setup.equal"),
         Binding("escape", "cancel", "Cancel", id="assist.setup.cancel"),
     ]
 
@@ -86,7 +87,6 @@ class SetupForm(Vertical):
         self.errors: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("New table — Clue assistant", id="ax-setup-title", classes="ax-title")
         with Horizontal(id="ax-setup-main"):
             with VerticalScroll(id="ax-setup-scroll"):
                 yield Static("Board", classes="ax-label")
@@ -100,6 +100,8 @@ class SetupForm(Vertical):
                                         classes="ax-input ax-custom-input",
                                         placeholder=f"{cat}, separated by commas")
                 yield Static("Players in seat order, clockwise", classes="ax-label")
+                yield Static("Tap Me on your own row; ▲ ▼ change seats; hand sizes are editable.",
+                             classes="ax-hint")
                 for i in range(m.MAX_PLAYERS):
                     yield PlayerRow(i)
                 with Horizontal(classes="ax-form-buttons"):
@@ -261,11 +263,14 @@ class SetupForm(Vertical):
         event.stop()
         self.action_add_player()
 
+    def action_equal_hands(self) -> None:
+        self.data.hand_sizes = None
+        self.refresh_form()
+
     @on(Button.Pressed, "#ax-equal")
     def _equal(self, event: Button.Pressed) -> None:
         event.stop()
-        self.data.hand_sizes = None
-        self.refresh_form()
+        self.action_equal_hands()
 
     @on(Button.Pressed, "#ax-start")
     def _start(self, event: Button.Pressed) -> None:

@@ -24,7 +24,8 @@ class SheetTable(DataTable):
     """Cards (grouped by category) x holders; rebuilt on setup or resize, cells updated per solution."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_row_labels=True)
+        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_row_labels=True,
+                         cursor_foreground_priority="renderable")
         self.cell_padding = 0
         self.config: Mapping[str, Any] = {}
         self.holders: list[str] = []
@@ -66,32 +67,50 @@ class SheetTable(DataTable):
 
     # ------------------------------------------------------------------ building
 
-    def build(self, config: Mapping[str, Any], *, narrow: bool) -> None:
-        """(Re)create the columns and rows for ``config``; cheap, and only done when the layout changes."""
-        key = (id(config), narrow, tuple(m.sheet_holders(config)))
+    def build(self, config: Mapping[str, Any], *, width: int) -> None:
+        """(Re)create the columns and rows for ``config`` on a ``width``-cell screen (only when that changes).
+
+        Three sizes: SSH (< 100 cells: short labels, narrow columns), tablet (< 130) and wide.
+        """
+        narrow = width < 100
+        tier = 0 if narrow else 1 if width < 130 else 2
+        key = (id(config), tier, tuple(m.sheet_holders(config)))
         if key == self.built_for:
             return
         self.built_for = key
         self.config = config
         self.holders = m.sheet_holders(config)
         self.deck = m.deck_of(config)
-        self.width_each = 6 if narrow else 8
-        self.labels = m.short_labels(self.deck, config.get("board"), 11 if narrow else 18)
+        self.width_each = (6, 7, 8)[tier]
+        self.labels = m.short_labels(self.deck, config.get("board"), (11, 14, 18)[tier])
         self.clear(columns=True)
         me = config.get("me")
+        names = m.player_labels(list(config.get("players") or []), self.width_each - 1)
         for holder in self.holders:
-            title = m.short_player(m.holder_title(holder), self.width_each - 1)
-            if holder == m.ENVELOPE:
-                title = "Env" if narrow else "Envelope"
+            title = names.get(holder) or m.short_player(self._title(holder, tier < 2), self.width_each - 1)
             style = "bold underline" if holder == me else "bold"
-            self.add_column(Text(title.center(self.width_each), style=style), width=self.width_each, key=holder)
+            self.add_column(Text(title, style=style, justify="center"), width=self.width_each, key=holder)
         for cat in m.CATEGORIES:
             self.add_row(*[""] * len(self.holders), key=GROUP_PREFIX + cat,
                          label=Text(m.CATEGORY_TITLES[cat].upper(), style="bold"))
             for card in self.deck[cat]:
                 self.add_row(*[""] * len(self.holders), key=card, label=Text(" " + self.labels[card]))
+        self.move_cursor(row=1, animate=False)
         if self.solution is not None:
             self.show(self.solution)
+
+    @staticmethod
+    def _title(holder: str, short: bool) -> str:
+        if holder == m.ENVELOPE:
+            return "Env"
+        if short:
+            return {m.FACE_UP: "Up", m.CENTRE: "Ctr"}.get(holder, m.holder_title(holder))
+        return m.holder_title(holder)
+
+    def panel_width(self) -> int:
+        """Cells the table needs: row labels, every column, and room for a scrollbar."""
+        label = max((len(v) for v in self.labels.values()), default=8) + 1
+        return max(label, len("LOCATIONS")) + self.width_each * len(self.holders) + 1
 
     def show(self, solution: Mapping[str, Any] | None) -> None:
         """Fill every cell from a solver answer (``None`` clears the sheet)."""
@@ -107,10 +126,12 @@ class SheetTable(DataTable):
                         value: Text | str = ""
                     else:
                         cell = m.sheet_cell(solution, card, holder)
-                        value = Text(cell.text.center(w), style=self._style_cell(cell, holder == m.ENVELOPE, pal))
+                        value = Text(cell.text.center(w), style=self._style_cell(cell, holder == m.ENVELOPE, pal),
+                                     justify="center")
                     self.update_cell(card, holder, value)
 
     def card_at_cursor(self) -> str | None:
+        """The card on the cursor row (None on a category heading)."""
         if not self.row_count:
             return None
         try:

@@ -14,21 +14,54 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
 
-class Tap(Button):
-    """A button without the pressed flash, which would swallow a quick second tap."""
+class Tap(Button, can_focus=False):
+    """A button without the pressed flash (it swallows a quick second tap) that never takes the focus.
+
+    Taps leave the keyboard focus where it was; every button has a key binding instead.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.active_effect_duration = 0
 
 
-class Option(Tap, can_focus=False):
-    """One option of a :class:`Picker`; the picker holds the focus, not the option."""
+class Option(Static, can_focus=False):
+    """One option of a :class:`Picker`: a light tappable label (a grid holds dozens of them).
+
+    The picker holds the focus, not the option; a tap posts :class:`Option.Tapped` to it.
+    """
+
+    class Tapped(Message):
+        def __init__(self, option: Option) -> None:
+            super().__init__()
+            self.option = option
+
+    def __init__(self, label: str, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(label, id=id, classes=classes, markup=False)
+        self.label = label
+
+    def set_label(self, label: str) -> None:
+        """Change the text only when it differs (every update costs a redraw)."""
+        if label != self.label:
+            self.label = label
+            self.update(label)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        if not self.disabled:
+            self.post_message(self.Tapped(self))
+
+    def press(self) -> None:
+        """Tap by code (as a test or a keyboard shortcut would)."""
+        if not self.disabled:
+            self.post_message(self.Tapped(self))
 
 
 class Picker(Widget, can_focus=True):
@@ -41,7 +74,7 @@ class Picker(Widget, can_focus=True):
         Binding("right", "move(1, 'col')", "Right", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
-        Binding("enter,space", "toggle_current", "Pick", show=False),
+        Binding("enter,space", "toggle_current", "Pick", key_display="space"),
     ]
 
     class Changed(Message):
@@ -71,13 +104,23 @@ class Picker(Widget, can_focus=True):
     def compose(self) -> ComposeResult:
         prefix = self.id or "pick"
         for i, (label, value) in enumerate(self.options):
-            yield Option(self._label(label, value), id=f"{prefix}-{i}", classes="ax-option")
+            classes = " ".join(["ax-option", *self._classes_for(i, value)])
+            yield Option(self._label(label, value), id=f"{prefix}-{i}", classes=classes)
+
+    def _classes_for(self, i: int, value: Any) -> list[str]:
+        out = []
+        if value in self.selected:
+            out.append("-on")
+        if i == self.current:
+            out.append("-cursor")
+        return out
 
     def on_mount(self) -> None:
         self.set_columns(self.columns)
         self._paint()
 
     def set_columns(self, columns: int) -> None:
+        """Lay the options out ``columns`` to a row."""
         self.columns = max(1, columns)
         self.styles.grid_size_columns = self.columns
         self.styles.grid_size_rows = max(1, -(-len(self.options) // self.columns))
@@ -106,36 +149,37 @@ class Picker(Widget, can_focus=True):
         self._paint()
 
     def set_disabled_values(self, values: Iterable[Any]) -> None:
+        """Grey out options that make no sense now (the asker cannot show); drops them if picked."""
         self.disabled_values = set(values)
         self.selected = [v for v in self.selected if v not in self.disabled_values]
         self._paint()
 
     def _label(self, label: str, value: Any) -> str:
-        return f"✓ {label}" if value in self.selected else label
+        return f"✓{label}" if value in self.selected else label
 
     def _buttons(self) -> list[Option]:
         return list(self.query(Option))
 
     def _paint(self) -> None:
-        focused = self.has_focus
+        """Bring every option up to date, touching only what changed (each change restyles a widget)."""
         for i, button in enumerate(self._buttons()):
             label, value = self.options[i]
-            button.label = self._label(label, value)
-            button.set_class(value in self.selected, "-on")
-            button.set_class(focused and i == self.current, "-cursor")
-            button.disabled = value in self.disabled_values or value is None
-
-    def on_focus(self, _event: events.Focus) -> None:
-        self._paint()
-
-    def on_blur(self, _event: events.Blur) -> None:
-        self._paint()
+            button.set_label(self._label(label, value))
+            on = value in self.selected
+            if button.has_class("-on") != on:
+                button.set_class(on, "-on")
+            cursor = i == self.current
+            if button.has_class("-cursor") != cursor:
+                button.set_class(cursor, "-cursor")
+            disabled = value in self.disabled_values or value is None
+            if button.disabled != disabled:
+                button.disabled = disabled
 
     # ---------------------------------------------------------------- picking
 
     def pick(self, index: int) -> None:
         """Pick option ``index`` exactly as a tap would."""
-        label, value = self.options[index]
+        value = self.options[index][1]
         if value in self.disabled_values or value is None:
             return
         self.current = index
@@ -170,11 +214,11 @@ class Picker(Widget, can_focus=True):
             self.current = index % len(self.options)
             self._paint()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_option_tapped(self, event: Option.Tapped) -> None:
         event.stop()
         buttons = self._buttons()
-        if event.button in buttons:
-            self.pick(buttons.index(event.button))
+        if event.option in buttons:
+            self.pick(buttons.index(event.option))
 
 
 class ScrollColumn(Vertical):
@@ -201,3 +245,36 @@ class ScrollColumn(Vertical):
             widget.scroll_page_up(animate=False)
         elif what == "down":
             widget.scroll_page_down(animate=False)
+
+
+class KeyBar(Static):
+    """The keys of the current screen in one line (what each key does can also be tapped).
+
+    A light stand-in for Textual's Footer, which rebuilds one widget per key whenever the bindings
+    change (every focus change and every tap here): on this screen that doubled the cost of a tap.
+    """
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.call_after_refresh(self.refresh_keys)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if self.is_attached and screen is self.screen:
+            self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        """Redraw from the screen's active bindings (one entry per action, disabled ones dimmed)."""
+        screen = self.screen
+        seen: set[tuple[int, str]] = set()
+        parts: list[Content] = []
+        for node, binding, enabled, _tooltip in screen.active_bindings.values():
+            if not binding.show or (id(node), binding.action) in seen:
+                continue
+            seen.add((id(node), binding.action))
+            key = Content.styled(self.app.get_key_display(binding), "bold $accent" if enabled else "$text-disabled")
+            text = Content.styled(binding.description, "" if enabled else "$text-disabled")
+            parts.append(Content.assemble(key, " ", text))
+        self.update(Content("  ").join(parts))

@@ -90,6 +90,8 @@ class LocationCell(Static):
         self.players: set[str] = set()
 
     def show(self, model: CellModel, me: str, players: set[str]) -> None:
+        if model == self.model and me == self.me and players == self.players:
+            return
         self.model = model
         self.me = me
         self.players = players

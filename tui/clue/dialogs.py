@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from engine.clue.board import Board
-from tui.clue.model import Seats, move_options, node_label
+from tui.clue.model import Seats, move_options
 from tui.widgets.choices import Btn, Choices
 
 
@@ -37,7 +37,7 @@ class ClueDialog(ModalScreen[Any]):
     close_label = "Cancel"
 
     def __init__(self, view: dict, board: Board) -> None:
-        super().__init__(id=self.dialog_id)
+        super().__init__()
         self.view = view
         self.board = board
         self.seats = Seats.from_view(view)
@@ -307,7 +307,3 @@ class AccuseDialog(ClueDialog):
 
 def accuse_question(action: tuple) -> str:
     return f"Accuse {action[1]} with the {action[2]} in {action[3]}? A wrong accusation ends your chances."
-
-
-def where(board: Board, node: int) -> str:
-    return node_label(board, node, short=False)

@@ -11,9 +11,6 @@ from functools import cache
 
 from engine.clue.board import Board, load_board, load_rules
 
-# Phases in which the human must answer a question that only a dialog asks.
-DIALOG_PHASES = ("refute", "offer", "teleport", "peek", "aside")
-
 REASONS = {
     "solved": "solved the plot",
     "unsolved": "everyone who could accuse was wrong: the plot stays unsolved",
@@ -309,7 +306,7 @@ def move_options(view: dict, board: Board) -> list[MoveOption]:
         stop = board.path_toward(here, node, steps, left)
         if stop is None or stop <= board.centre:
             continue
-        out.append(MoveOption(f"Toward {board.short[node]}: stop {node_label(board, stop, toward=True)}", stop))
+        out.append(MoveOption(f"Toward {board.short[node]} (stop {node_label(board, stop)})", stop))
         used.add(stop)
     for node in dests:
         if node not in used:
@@ -353,9 +350,9 @@ def prompt(view: dict, board: Board) -> str:
     me = seats.me
     actor = view["to_act"]
     if view["wrong"][me] and actor != me:
-        return "Your accusation was wrong: you only show cards now. " + _waiting(view, seats)
+        return "Your accusation was wrong: you only show cards now (ctrl+b: instant bots). " + _waiting(view, seats)
     if view["eliminated"][me]:
-        return "The White Walkers eliminated you. " + _waiting(view, seats)
+        return "The White Walkers eliminated you (ctrl+b: instant bots). " + _waiting(view, seats)
     if actor != me:
         return _waiting(view, seats)
     kinds = legal_kinds(view)
@@ -419,7 +416,7 @@ class SheetRow:
     category: str
     cells: list[str]  # one per column: each player, then the envelope
     known: list[bool]  # which cells come from what the viewer saw (not editable)
-    note: str = ""  # "face up", "centre", "aside" for cards not held by a player
+    note: str = ""  # "up" (face up), "ctr" (centre pile), "set" (set aside): cards no player holds
 
 
 def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str, list[str]],
@@ -431,7 +428,7 @@ def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str,
     """
     n = len(view["players"])
     rows = []
-    notes = {"face_up": "face up", "centre": "centre", "aside": "aside"}
+    notes = {"face_up": "up", "centre": "ctr", "aside": "set"}
     for cat, cards in (("suspect", board.suspects), ("weapon", board.weapons), ("location", board.locations)):
         cand = env_candidates[cat]
         for card in cards:

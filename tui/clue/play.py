@@ -29,24 +29,24 @@ from tui.widgets.logview import LogView
 if TYPE_CHECKING:
     from solvers.table import Table
 
-# (action kind, key, footer / help description, button label)
+# (action kind, key, short description for the footer and the button, what it does in full for help)
 ACTIONS: tuple[tuple[str, str, str, str], ...] = (
-    ("roll", "r", "Roll", "Roll"),
-    ("passage", "g", "Secret passage", "Passage"),
-    ("stay", "y", "Stay", "Stay"),
-    ("move", "m", "Move…", "Move…"),
-    ("rumor", "u", "Rumor…", "Rumor…"),
-    ("accuse", "a", "Accuse…", "Accuse…"),
-    ("look_centre", "c", "Look at the centre", "Look at centre"),
-    ("power", "x", "Power: move again", "Move again"),
-    ("play", "v", "Play Raven", "Play Raven"),
-    ("show", "s", "Show a card…", "Show card…"),
-    ("draw", "d", "Draw a Plot card", "Draw Plot"),
-    ("decline", "n", "Decline", "Decline"),
-    ("teleport", "t", "Go anywhere…", "Go anywhere…"),
-    ("peek", "k", "Raven: peek…", "Peek…"),
-    ("look_aside", "o", "Look at a set-aside card…", "Look aside…"),
-    ("end", "e", "End turn", "End turn"),
+    ("roll", "r", "Roll", "Roll the dice"),
+    ("passage", "g", "Passage", "Take the secret passage"),
+    ("stay", "y", "Stay", "Stay where a rumor moved you"),
+    ("move", "m", "Move…", "Choose where to move (or click the board)"),
+    ("rumor", "u", "Rumor…", "Start a rumor here"),
+    ("accuse", "a", "Accuse…", "Accuse (in the centre)"),
+    ("look_centre", "c", "Centre cards", "Look at the face-down cards in the centre"),
+    ("power", "x", "Move again", "Character power: roll and move again"),
+    ("play", "v", "Raven", "Play a Raven: see a random card of a player"),
+    ("show", "s", "Show…", "Show a card to disprove the rumor"),
+    ("draw", "d", "Draw", "Draw a Plot card"),
+    ("decline", "n", "Decline", "Do not draw a Plot card"),
+    ("teleport", "t", "Go to…", "Master of Whisperers: go anywhere"),
+    ("peek", "k", "Peek…", "Raven: choose whose card to see"),
+    ("look_aside", "o", "Aside…", "Look at a set-aside card"),
+    ("end", "e", "End turn", "End your turn"),
 )
 DIALOG_KINDS = {"move", "rumor", "accuse", "show", "teleport", "peek", "look_aside"}
 AUTO_DIALOG = {"refute": "show", "offer": "offer", "teleport": "teleport", "peek": "peek", "aside": "look_aside"}
@@ -87,9 +87,9 @@ class PlayScreen(Screen):
     HELP_TITLE = "Clue: play"
     AUTO_FOCUS = None
     BINDINGS = [
-        *[Binding(key, f"act('{kind}')", desc, id=f"play-{kind}") for kind, key, desc, _ in ACTIONS],
+        *[Binding(key, f"act('{kind}')", desc, tooltip=full, id=f"play-{kind}") for kind, key, desc, full in ACTIONS],
         # The same keys when the rules do not allow the action now: say why instead of doing nothing.
-        *[Binding(key, f"illegal('{kind}')", desc, show=False) for kind, key, desc, _ in ACTIONS],
+        *[Binding(key, f"illegal('{kind}')", desc, tooltip=full, show=False) for kind, key, desc, full in ACTIONS],
         Binding("z", "undo", "Undo", id="play-undo"),
         Binding("f", "results", "Results", id="play-results"),
         Binding("1", "tab(0)", "Log tab", show=False, id="play-tab-log"),
@@ -117,6 +117,10 @@ class PlayScreen(Screen):
         self._end_shown = False
         self._save_failed = False
         self._sheet_ready = False
+        self._name_width = 12
+        self._sheet_drawn: dict[str, list[str]] = {}
+        self._drawn: dict[str, str] = {}
+        self._actions_drawn: tuple | None = None
         self._holder: dict = {}
         self._candidates: dict[str, list[str]] = {}
 
@@ -133,15 +137,15 @@ class PlayScreen(Screen):
                 with TabPane("Log", id="tab-log"):
                     yield LogView(id="log")
                 with TabPane("Sheet", id="tab-sheet"):
-                    yield SheetTable(id="sheet", cursor_type="cell", zebra_stripes=True)
+                    yield SheetTable(id="sheet", cursor_type="cell", zebra_stripes=True, cell_padding=0)
                 with TabPane("Hand", id="tab-hand"), VerticalScroll(classes="side-scroll"):
                     yield Static(id="hand")
                 with TabPane("Players", id="tab-players"), VerticalScroll(classes="side-scroll"):
                     yield Static(id="players")
         yield Static(id="prompt")
         with Horizontal(id="actions"):
-            for kind, _key, _desc, label in ACTIONS:
-                yield Btn(label, id=f"act-{kind}", classes="act")
+            for kind, _key, label, full in ACTIONS:
+                yield Btn(label, id=f"act-{kind}", classes="act", tooltip=full)
             yield Btn("Undo", id="act-undo", classes="act")
             yield Btn("Results", id="act-results", classes="act", variant="primary")
         yield Footer()
@@ -164,6 +168,11 @@ class PlayScreen(Screen):
 
     def on_unmount(self) -> None:
         self._stop_timer()
+
+    def on_screen_resume(self) -> None:
+        """Back from help, settings or a dialog: ask now if a bot's move needs an answer meanwhile."""
+        if self.is_mounted and self._sheet_ready:
+            self._maybe_ask()
 
     # ----------------------------------------------------------------- the loop
 
@@ -239,32 +248,37 @@ class PlayScreen(Screen):
 
     # ----------------------------------------------------------------- drawing
 
+    def _put(self, selector: str, content: str | Text) -> None:
+        """Update a Static only when its content changed (a redraw of the same text costs a layout)."""
+        key = content.markup if isinstance(content, Text) else content
+        if self._drawn.get(selector) != key:
+            self._drawn[selector] = key
+            self.query_one(selector, Static).update(content)
+
     def _redraw(self) -> None:
         v = self.view
         b = self.board
-        self.query_one("#status", Static).update(m.status_line(v, b))
-        self.query_one("#prompt", Static).update(Text(m.prompt(v, b), style="bold"))
+        self._put("#status", m.status_line(v, b))
+        self._put("#prompt", Text(m.prompt(v, b), style="bold"))
         reach = m.reachable(v, b)
         me = v["characters"][self.seat]
         self.query_one(BoardView).show(m.board_cells(v, b, reach), me, set(v["characters"]))
         paths = m.on_paths(v, b)
-        path_line = self.query_one("#paths", Static)
-        path_line.update("On paths: " + "; ".join(paths) if paths else "")
-        path_line.display = bool(paths)
-        self.query_one("#hand-strip", Static).update(self._hand_strip())
+        self._put("#paths", "On paths: " + "; ".join(paths) if paths else "")
+        self.query_one("#paths", Static).display = bool(paths)
+        self._put("#hand-strip", self._hand_strip())
         self._render_log()
         self._render_sheet()
-        self._render_hand()
-        self.query_one("#players", Static).update(self._players_text())
+        self._put("#hand", self._hand_text())
+        self._put("#players", self._players_text())
         self._render_actions()
-        self.refresh_bindings()
 
     def _render_log(self) -> None:
         log = self.query_one("#log", LogView)
         events = self.view["events"]
         last = events[-1]["n"] + 1 if events else 0
         if last < self._log_n:  # undo: start again
-            log.clear()
+            log.reset()
             self._log_n = 0
         seats = m.Seats.from_view(self.view)
         new = []
@@ -283,7 +297,8 @@ class PlayScreen(Screen):
 
     def _sheet_columns(self) -> list[str]:
         seats = m.Seats.from_view(self.view)
-        return [("You" if i == seats.me else seats.names[i])[:5] for i in range(len(seats.names))] + ["Env"]
+        names = [("You" if i == seats.me else seats.names[i])[:3] for i in range(len(seats.names))] + ["Env"]
+        return [f"{n:<4}" for n in names]
 
     def _render_sheet(self) -> None:
         from solvers.clue.sheet import Sheet
@@ -297,29 +312,40 @@ class PlayScreen(Screen):
         table = self.query_one("#sheet", SheetTable)
         cols = self._sheet_columns()
         if not self._sheet_ready:
+            # Card names as long as the room allows when the sheet is built (the side panel is wider then).
+            self._name_width = 22 if self.app.size.width >= 110 else 12
             table.add_column("Card", key="card")
             for i, name in enumerate(cols):
                 table.add_column(name, key=f"c{i}")
             for row in rows:
-                table.add_row(*self._sheet_cells(row), key=row.card)
+                cells = self._sheet_cells(row)
+                table.add_row(*cells, key=row.card)
+                self._sheet_drawn[row.card] = [c.markup for c in cells]
+            table.move_cursor(row=0, column=1)
             self._sheet_ready = True
             return
         for row in rows:
+            drawn = self._sheet_drawn[row.card]
             for i, cell in enumerate(self._sheet_cells(row)):
-                table.update_cell(row.card, "card" if i == 0 else f"c{i - 1}", cell)
+                if drawn[i] != cell.markup:
+                    drawn[i] = cell.markup
+                    table.update_cell(row.card, "card" if i == 0 else f"c{i - 1}", cell)
 
     def _sheet_cells(self, row: m.SheetRow) -> list[Text]:
-        name = m.card_short(self.board, row.card)
-        label = Text(name[:16], style="bold" if row.category == "suspect" else "")
+        width = self._name_width
+        name = m.card_short(self.board, row.card) if width < 20 else row.card
+        style = "bold" if row.category == "suspect" else ""
+        label = Text(name[: width - 1].ljust(width), style=style)
         if row.note:
-            label.append(f" ({row.note})", style="dim")
+            label = Text(name[: width - 2 - len(row.note)] + " ", style=style)
+            label.append(f"{row.note}".ljust(width - label.cell_len), style="dim italic")
         cells = [label]
         for value, known in zip(row.cells, row.known, strict=True):
             style = "bold green" if known and value == "●" else "dim" if known else "bold yellow"
-            cells.append(Text(f" {value or ' '} ", style=style))
+            cells.append(Text(f" {value or ' '}  ", style=style))
         return cells
 
-    def _render_hand(self) -> None:
+    def _hand_text(self) -> Text:
         from engine.clue.board import load_rules
 
         v = self.view
@@ -346,7 +372,7 @@ class PlayScreen(Screen):
             t.append(f"Set aside face down: {v['aside_count']}\n")
         for seat, cards in v["revealed"].items():
             t.append(f"Eliminated {m.Seats.from_view(v).name(int(seat))}: {', '.join(cards)}\n")
-        self.query_one("#hand", Static).update(t)
+        return t
 
     def _hand_strip(self) -> Text:
         from engine.clue.board import load_rules
@@ -386,12 +412,17 @@ class PlayScreen(Screen):
 
     def _render_actions(self) -> None:
         kinds = self._available()
+        state = (frozenset(kinds), self.view["over"], self._can_undo())
+        if state == self._actions_drawn:
+            return
+        self._actions_drawn = state
         for kind, *_ in ACTIONS:
             self.query_one(f"#act-{kind}", Button).display = kind in kinds
         undo = self.query_one("#act-undo", Button)
         undo.display = not self.view["over"]
         undo.disabled = not self._can_undo()
         self.query_one("#act-results", Button).display = self.view["over"]
+        self.refresh_bindings()
 
     def _can_undo(self) -> bool:
         return any(s == self.seat for s, _a in self.table.log)
@@ -493,8 +524,7 @@ class PlayScreen(Screen):
             if yes:
                 self.submit(tuple(action))
 
-        self.app.push_screen(ConfirmDialog(accuse_question(action), yes="Accuse", title="Accuse?",
-                                           id="accuse-confirm"), confirmed)
+        self.app.push_screen(ConfirmDialog(accuse_question(action), yes="Accuse", title="Accuse?"), confirmed)
 
     def action_undo(self) -> None:
         self._stop_timer()
@@ -513,7 +543,11 @@ class PlayScreen(Screen):
         self.app.push_screen(EndScreen(self.view, hands))
 
     def action_tab(self, index: int) -> None:
+        """Show a side tab and focus it, so the arrow keys scroll it (and Enter marks the sheet)."""
         self.query_one("#side", TabbedContent).active = TABS[index]
+        target = {"tab-log": "#log", "tab-sheet": "#sheet"}.get(TABS[index])
+        if target:
+            self.query_one(target).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""

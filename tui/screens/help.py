@@ -19,11 +19,15 @@ def binding_rows(screen: Screen) -> list[tuple[str, str, str]]:
     seen: dict[str, list[str]] = {}
     order: list[str] = []
     state: dict[str, str] = {}
-    for key, active in screen.active_bindings.items():
+    def rank(item: tuple) -> int:  # the screen's own keys first, then the app's, then the focused widget's
+        node = item[1].node
+        return 0 if node is screen else 1 if node is app else 2
+
+    for key, active in sorted(screen.active_bindings.items(), key=rank):
         b = active.binding
         if not b.description:
             continue
-        desc = b.description
+        desc = f"{b.description} — {b.tooltip}" if b.tooltip and b.tooltip != b.description else b.description
         # "illegal" fallbacks stand in for actions the rules do not allow right now
         now = "not now" if b.action.startswith("illegal") or not active.enabled else "now"
         display = app.get_key_display(Binding(key, b.action, b.description, key_display=b.key_display))

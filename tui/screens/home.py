@@ -63,7 +63,7 @@ class SetupScreen(Screen):
         from solvers.bots import BOT_HELP, bot_names
 
         boards = [(load_board(b).name, b) for b in BOARDS]
-        bots = [(f"{k}: {BOT_HELP['clue'].get(k, '')}"[:40], k) for k in bot_names("clue")]
+        kinds = bot_names("clue")
         with VerticalScroll(id="setup-box"):
             yield Static("New game — Clue: Game of Thrones vs bots", id="setup-title")
             with Grid(id="setup-top"):
@@ -72,11 +72,12 @@ class SetupScreen(Screen):
                 yield Label("Players")
                 yield Select([(f"{n} players", n) for n in range(2, 7)], value=4, allow_blank=False,
                              id="setup-players")
-            yield Static("You play seat 1. The other seats:", classes="setup-note")
+            yield Static("You play seat 1. Bots: " + "; ".join(f"{k}: {BOT_HELP['clue'].get(k, '')}" for k in kinds)
+                         + ".", classes="setup-note")
             with Grid(id="setup-bots"):
                 for seat in range(1, 6):
-                    yield Select(bots, value="notes" if seat % 2 else "random", allow_blank=False,
-                                 id=f"setup-bot-{seat}", prompt=f"Seat {seat + 1}")
+                    yield Select([(f"Seat {seat + 1}: {k} bot", k) for k in kinds],
+                                 value="notes" if seat % 2 else "random", allow_blank=False, id=f"setup-bot-{seat}")
             with Horizontal(id="setup-row"):
                 yield Checkbox("Face-down centre pile", id="setup-centre")
                 yield Input(placeholder="seed (optional)", id="setup-seed", type="integer")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,13 +17,14 @@ from tui.widgets.scroll import ScrollButtons
 
 def rulebook_text(game: str = "clue") -> Text:
     """The rulebook with its headings in bold (a heading is a short line without a full stop)."""
-    raw = resources.files("tui").joinpath("rules", f"{game}.txt").read_text("utf-8")
+    # A path next to this package, not importlib.resources: an editable install may see tui as a namespace.
+    raw = (Path(__file__).resolve().parent.parent / "rules" / f"{game}.txt").read_text("utf-8")
     lines = raw.splitlines()
     out = Text()
     for i, line in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        heading = (line and len(line) < 60 and not line.startswith(("•", " ", "*")) and not line.endswith((".", ":"))
-                   and not nxt.strip().startswith("•") or i == 0) and line.strip()
+        heading = ((line and len(line) < 60 and not line.startswith(("•", " ", "*")) and not line.endswith((".", ":"))
+                   and not nxt.strip().startswith("•")) or i == 0) and line.strip()
         out.append(line + "\n", style="bold" if heading else "")
     return out
 
@@ -78,12 +79,12 @@ class RulesScreen(Screen):
 
         yield Static(f"Rules — {GAMES.get(self.game, self.game)}", id="rules-title", classes="screen-title")
         with TabbedContent(id="rules-tabs"):
-            with TabPane("Rulebook (1)", id="rules-book"):
-                with VerticalScroll(classes="rules-scroll", id="rules-book-scroll"):
-                    yield Static(rulebook_text(self.game), id="rules-text")
-            with TabPane("Assumptions (2)", id="rules-assumed"):
-                with VerticalScroll(classes="rules-scroll", id="rules-assumed-scroll"):
-                    yield Static(assumptions_text(), id="rules-assumptions")
+            with TabPane("Rulebook (1)", id="rules-book"), VerticalScroll(classes="rules-scroll",
+                                                                          id="rules-book-scroll"):
+                yield Static(rulebook_text(self.game), id="rules-text")
+            with TabPane("Assumptions (2)", id="rules-assumed"), VerticalScroll(classes="rules-scroll",
+                                                                                id="rules-assumed-scroll"):
+                yield Static(assumptions_text(), id="rules-assumptions")
         with Horizontal(classes="button-row"):
             yield ScrollButtons(self._scroll, id="rules-scroll")
             yield Btn("Back", id="rules-back")

@@ -62,6 +62,7 @@ class Choices(Grid, can_focus=True):
         self.keep_selection = keep_selection
         self.current = 0
         self.selected: int | None = None
+        self._painted: dict[int, tuple[bool, bool]] = {}
 
     @property
     def rows(self) -> int:
@@ -87,10 +88,16 @@ class Choices(Grid, can_focus=True):
         return list(self.query(Choice))
 
     def _paint(self) -> None:
+        """Restyle only the buttons whose state changed (restyling costs a CSS pass each)."""
         for i, button in enumerate(self._buttons()):
-            button.set_class(i == self.current, "-current")
-            button.set_class(i == self.selected, "-selected")
-            button.label = self._label(i, self.options[i][0])
+            state = (i == self.current, i == self.selected)
+            if self._painted.get(i) == state:
+                continue
+            self._painted[i] = state
+            button.set_class(state[0], "-current")
+            button.set_class(state[1], "-selected")
+            if self.keep_selection:
+                button.label = self._label(i, self.options[i][0])
 
     @property
     def value(self) -> Any:

@@ -19,9 +19,8 @@ class ConfirmDialog(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No", id="confirm-no"),
     ]
 
-    def __init__(self, question: str, yes: str = "Yes", no: str = "Cancel", *, title: str = "Are you sure?",
-                 id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, question: str, yes: str = "Yes", no: str = "Cancel", *, title: str = "Are you sure?") -> None:
+        super().__init__()
         self.question = question
         self.yes = yes
         self.no = no

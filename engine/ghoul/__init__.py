@@ -1,0 +1,49 @@
+"""Tokyo Ghoul: Bloody Masquerade — the rules engine (see ``game``) and its cards, characters
+and locations as data (``data/*.toml``, loaded by ``data``)."""
+
+from engine.ghoul.data import SUITS, Character, GhoulData, Tile, load_data
+from engine.ghoul.game import (
+    GhoulConfig,
+    GhoulState,
+    action_from_json,
+    action_to_json,
+    apply,
+    events_for,
+    hypothetical,
+    is_over,
+    legal_actions,
+    new_game,
+    redact,
+    result,
+    state_from_json,
+    state_to_json,
+    to_act,
+    view,
+)
+
+Config = GhoulConfig  # the name every engine exports (engine.registry)
+
+__all__ = [
+    "SUITS",
+    "Character",
+    "Config",
+    "GhoulConfig",
+    "GhoulData",
+    "GhoulState",
+    "Tile",
+    "action_from_json",
+    "action_to_json",
+    "apply",
+    "events_for",
+    "hypothetical",
+    "is_over",
+    "legal_actions",
+    "load_data",
+    "new_game",
+    "redact",
+    "result",
+    "state_from_json",
+    "state_to_json",
+    "to_act",
+    "view",
+]

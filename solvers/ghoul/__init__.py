@@ -1,0 +1,1 @@
+"""Tokyo Ghoul: Bloody Masquerade: the hands-and-identities solver, its advice, and the bots."""

@@ -1,0 +1,75 @@
+"""The strong Tokyo Ghoul bot: the solver's beliefs plus a search over sampled worlds.
+
+It keeps the same observation log a person would type (``observations``), solves it with a
+behaviour model (players tend to hold, take and keep the suits their character needs), and:
+
+* for the decisions that shape the game — where the token goes, the Inspectors' special
+  action, whom to interrogate, Cover Up Tracks, attacks — draws worlds from those beliefs
+  and plays every candidate to the end in each of them (:mod:`solvers.ghoul.search`);
+* for the small card choices (what to show, what to give, which card to take) uses the
+  heuristic bot's card logic, which the rollouts assume anyway.
+"""
+
+from __future__ import annotations
+
+from engine.core import Rng, derive_seed
+from solvers.ghoul.bots import GhoulPlayerBase, HeuristicBot
+from solvers.ghoul.model import build_problem
+from solvers.ghoul.observations import ObservationLog
+from solvers.ghoul.search import evaluate
+from solvers.ghoul.solver import Behaviour, Solution, sample_worlds, solve_problem
+
+SEARCH_PHASES = ("move", "attack", "interrogate", "exchange", "cover_remove", "cover_add")
+
+
+class StrongBot(GhoulPlayerBase):
+    """Beliefs from the exact solver, decisions by sampled-world search."""
+
+    WORLDS = 24
+    MAX_CANDIDATES = 12
+
+    def __init__(self, seat: int, seed: int) -> None:
+        super().__init__(seat, seed)
+        self.obs = ObservationLog(seat)
+        self.heuristic = HeuristicBot(seat, seed)
+        self.behaviour = Behaviour()
+        self._key: int | None = None
+        self._sol: Solution | None = None
+
+    def observe(self, event: dict, view: dict) -> None:
+        self.obs.update([event])
+
+    def beliefs(self) -> Solution | None:
+        """The solver's distribution over worlds given everything this seat has seen (cached)."""
+        if self._key != self.obs.since or self._sol is None:
+            problem = build_problem(self.obs.config, self.obs.entries())
+            sol = solve_problem(problem, marginals=False, behaviour=self.behaviour)
+            if sol.status != "ok":  # pragma: no cover - the engine's observations are always consistent
+                sol = solve_problem(problem, marginals=False)
+            self._sol = sol if sol.status == "ok" else None
+            self._key = self.obs.since
+        return self._sol
+
+    def decide(self, view: dict, legal: list[tuple], rng: Rng) -> tuple:
+        fallback = self.heuristic.decide(view, legal, rng)
+        if view["phase"] not in SEARCH_PHASES or len(legal) < 2:
+            return fallback
+        sol = self.beliefs()
+        if sol is None:
+            return fallback
+        candidates = self._candidates(view, legal, fallback)
+        if len(candidates) < 2:
+            return candidates[0]
+        n = view["events"][-1]["n"] if view["events"] else self.since
+        seed = derive_seed(self.seed, "search", n)
+        worlds = sample_worlds(sol, self.WORLDS, Rng(seed))
+        scores = evaluate(view, candidates, worlds, seed)
+        best = max(range(len(candidates)), key=lambda i: scores[i] + (0.01 if candidates[i] == fallback else 0.0))
+        return candidates[best]
+
+    def _candidates(self, view: dict, legal: list[tuple], fallback: tuple) -> list[tuple]:
+        """The actions worth searching: all of them, unless there are many (then the likeliest)."""
+        if len(legal) <= self.MAX_CANDIDATES:
+            return legal
+        out = [fallback] + [a for a in legal if a != fallback]
+        return out[: self.MAX_CANDIDATES]

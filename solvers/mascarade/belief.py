@@ -1,0 +1,300 @@
+"""Where every mask sits: a distribution over card layouts, for one seat.
+
+A *layout* gives the mask in front of every place (players, then table cards). The seat
+starts from the opening (every card shown face up, so one layout is certain) and updates:
+
+* a swap-or-pretend it did not decide (someone else's, or a Fool's between two others) splits
+  every layout in two — the cards at the two places exchanged, with the prior probability ``q``
+  that this player really swaps, or left alone with ``1 - q``;
+* a swap it decided (its own, its Fool, its Spy) and the Puppeteer's trade are certain;
+* a card it saw (its look, its Spy look, a Princess showing, a public reveal) keeps only the
+  layouts that agree;
+* optionally, a claim nobody contested multiplies the weight of the layouts that agree by a
+  likelihood ratio (soft evidence; off by default).
+
+Exact mode keeps every reachable layout with its weight (identical layouts merged), so the
+probabilities are exact up to float rounding and the certain facts are complete. Each hidden
+swap at most doubles the support, and it can never exceed the number of distinct layouts
+(720 with 4-6 players, 20,160 with 8). When the support would pass ``exact_limit`` the belief
+switches to *particles*: the same update, followed by resampling down to ``particles``
+weighted layouts (sampling importance resampling). Particle mode reports a statistical error
+bound (95% half-width from the effective sample size), mixes a small floor over every mask a
+sound propagation still allows (so the truth never gets probability 0), and takes its certain
+facts from that propagation (sound, possibly incomplete).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+FLOOR = 0.005  # particle mode: weight mixed over every still-possible mask (see module doc)
+MIN_Q, MAX_Q = 0.001, 0.999
+
+
+class Contradiction(Exception):
+    """No layout fits what was observed."""
+
+
+class Belief:
+    """The distribution over layouts, updated one observation at a time."""
+
+    def __init__(self, cards: Sequence[str], opening: Sequence[str] | None = None, *,
+                 exact_limit: int = 200_000, particles: int = 20_000, seed: int = 0) -> None:
+        self.ids: list[str] = list(dict.fromkeys(cards))
+        self.index = {m: i for i, m in enumerate(self.ids)}
+        self.counts = np.array([list(cards).count(m) for m in self.ids], dtype=np.int64)
+        self.P = len(cards)
+        self.M = len(self.ids)
+        self.exact_limit = max(1, exact_limit)
+        self.particles = max(1, min(particles, exact_limit))
+        self.rng = np.random.default_rng(seed)
+        self._pow = np.array([self.M ** i for i in range(self.P)], dtype=np.int64)
+        self.exact = True
+        self.degraded = False
+        self.ess = math.inf
+        if opening is not None:
+            if sorted(opening) != sorted(cards):
+                raise ValueError("The opening layout does not hold exactly the game's cards.")
+            self.perms = np.array([[self.index[m] for m in opening]], dtype=np.int8)
+            self.w = np.ones(1)
+        else:
+            self._start_uniform(cards)
+        self.poss = self._support_poss()
+
+    # ------------------------------------------------------------------ set-up
+
+    def _start_uniform(self, cards: Sequence[str]) -> None:
+        """No opening seen: every distinct layout equally likely (enumerated, or sampled)."""
+        total = math.factorial(self.P)
+        for c in self.counts:
+            total //= math.factorial(int(c))
+        base = [self.index[m] for m in cards]
+        if total <= self.exact_limit:
+            rows = sorted(set(itertools.permutations(base)))
+            self.perms = np.array(rows, dtype=np.int8)
+            self.w = np.full(len(rows), 1.0 / len(rows))
+            return
+        self.exact = False
+        rows = np.array([self.rng.permutation(base) for _ in range(self.particles)], dtype=np.int8)
+        self.perms = rows
+        self.w = np.full(len(rows), 1.0 / len(rows))
+        self._merge()
+        self.ess = float(self.particles)
+
+    def copy(self) -> Belief:
+        b = Belief.__new__(Belief)
+        b.__dict__.update(self.__dict__)
+        b.perms = self.perms.copy()
+        b.w = self.w.copy()
+        b.poss = self.poss.copy()
+        b.rng = np.random.default_rng(self.rng.integers(1 << 62))
+        return b
+
+    # ------------------------------------------------------------------ internals
+
+    def _merge(self) -> None:
+        keys = self.perms.astype(np.int64) @ self._pow
+        uniq, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+        if len(uniq) != len(keys):
+            self.w = np.bincount(inv, weights=self.w, minlength=len(uniq))
+            self.perms = self.perms[first]
+
+    def _normalise(self) -> None:
+        total = self.w.sum()
+        if not total > 0:
+            raise Contradiction("no layout fits the observations")
+        self.w = self.w / total
+
+    def _support_poss(self) -> np.ndarray:
+        """Which mask each place can hold, read off the support (exact mode: complete)."""
+        poss = np.zeros((self.P, self.M), dtype=bool)
+        for p in range(self.P):
+            poss[p, np.unique(self.perms[:, p])] = True
+        return poss
+
+    def _propagate(self) -> None:
+        """Sound pruning of ``poss`` (particle mode): all-different with the mask counts."""
+        poss = self.poss
+        changed = True
+        while changed:
+            changed = False
+            sizes = poss.sum(axis=1)
+            if (sizes == 0).any():
+                raise Contradiction("a place can hold no mask")
+            single = sizes == 1
+            for m in range(self.M):
+                fixed = single & poss[:, m]
+                nf = int(fixed.sum())
+                c = int(self.counts[m])
+                if nf > c:
+                    raise Contradiction("too many places hold one mask")
+                if nf == c:
+                    drop = poss[:, m] & ~fixed
+                    if drop.any():
+                        poss[drop, m] = False
+                        changed = True
+                cand = poss[:, m]
+                nc = int(cand.sum())
+                if nc < c:
+                    raise Contradiction("a mask has no place left")
+                if nc == c:
+                    widen = cand & ~single
+                    if widen.any():
+                        poss[widen] = False
+                        poss[widen, m] = True
+                        changed = True
+
+    def _resample(self) -> None:
+        """Particle mode: draw ``particles`` layouts by weight (systematic), merge duplicates."""
+        k = self.particles
+        cum = np.cumsum(self.w)
+        cum /= cum[-1]
+        u = (self.rng.random() + np.arange(k)) / k
+        idx = np.searchsorted(cum, u, side="left")
+        idx = np.minimum(idx, len(self.w) - 1)
+        self.perms = self.perms[idx]
+        self.w = np.full(k, 1.0 / k)
+        self._merge()
+        self.ess = float(k)
+
+
+    # ------------------------------------------------------------------ updates
+
+    def swap(self, a: int, b: int, q: float = 0.5) -> None:
+        """A swap-or-pretend between places ``a`` and ``b`` whose outcome this seat does not know."""
+        if a == b:
+            return
+        q = min(MAX_Q, max(MIN_Q, q))
+        if not self.exact:  # the sound sets widen whatever the particles say
+            row_a = self.poss[a] | self.poss[b]
+            self.poss[a] = row_a
+            self.poss[b] = row_a
+        differ = self.perms[:, a] != self.perms[:, b]
+        if not differ.any():
+            return
+        moved = self.perms[differ].copy()
+        moved[:, [a, b]] = moved[:, [b, a]]
+        wm = self.w[differ] * q
+        self.w = self.w.copy()
+        self.w[differ] *= 1.0 - q
+        self.perms = np.concatenate([self.perms, moved])
+        self.w = np.concatenate([self.w, wm])
+        self._merge()
+        if self.exact and len(self.w) > self.exact_limit:
+            self.poss = self._support_poss()  # complete at this moment; sound from now on
+            self.exact = False
+            self._resample()
+        elif not self.exact and len(self.w) > self.particles:
+            self._resample()
+
+    def swap_known(self, a: int, b: int, swapped: bool) -> None:
+        """A swap this seat decided (or the Puppeteer's certain trade)."""
+        if not swapped or a == b:
+            return
+        self.perms = self.perms.copy()
+        self.perms[:, [a, b]] = self.perms[:, [b, a]]
+        self.poss[[a, b]] = self.poss[[b, a]]
+
+    def observe(self, place: int, mask: str) -> None:
+        """This seat saw ``mask`` at ``place``. Raises Contradiction if no layout agrees."""
+        m = self.index.get(mask)
+        if m is None:
+            raise Contradiction(f"{mask!r} is not in this game")
+        keep = self.perms[:, place] == m
+        if not keep.any():
+            if self.exact or not self.poss[place, m]:
+                raise Contradiction(f"{mask!r} cannot be there")
+            self._rejuvenate(place, m)
+            return
+        kept = float(self.w[keep].sum() / self.w.sum())
+        self.perms = self.perms[keep]
+        self.w = self.w[keep]
+        self._normalise()
+        if not self.exact:
+            self.ess *= kept  # the particles that survive
+            self.poss[place] = False
+            self.poss[place, m] = True
+            self._propagate()
+
+    def weigh(self, place: int, mask: str, ratio: float) -> None:
+        """Soft evidence: layouts with ``mask`` at ``place`` become ``ratio`` times as likely."""
+        m = self.index.get(mask)
+        if m is None or ratio == 1.0 or ratio <= 0:
+            return
+        r = np.where(self.perms[:, place] == m, ratio, 1.0)
+        if not self.exact:  # Kish's effective sample size after reweighting
+            self.ess *= float((self.w @ r) ** 2 / (self.w @ (r * r)) / self.w.sum())
+        self.w = self.w * r
+        self._normalise()
+
+    def _rejuvenate(self, place: int, m: int) -> None:
+        """Particle depletion: no particle agrees, but the layout is still possible.
+
+        Draw fresh layouts among those the propagation allows (place by place, uniformly among
+        the masks still allowed and not used up). The probabilities are then no longer a fair
+        sample of the posterior: ``degraded`` is set and the error bound becomes 1.
+        """
+        self.poss[place] = False
+        self.poss[place, m] = True
+        self._propagate()
+        rows = self._sample_allowed(self.particles)
+        for _ in range(20):
+            if len(rows):
+                break
+            rows = self._sample_allowed(self.particles)
+        if not len(rows):
+            raise Contradiction("no layout found that fits the observations")
+        self.perms = rows
+        self.w = np.full(len(rows), 1.0 / len(rows))
+        self._merge()
+        self.degraded = True
+        self.ess = 1.0
+
+    def _sample_allowed(self, k: int) -> np.ndarray:
+        """``k`` random layouts drawn place by place within ``poss`` (dead ends dropped), vectorised."""
+        left = np.tile(self.counts, (k, 1))
+        rows = np.zeros((k, self.P), dtype=np.int8)
+        alive = np.ones(k, dtype=bool)
+        for p in np.argsort(self.poss.sum(axis=1), kind="stable"):
+            ok = (left > 0) & self.poss[p][None, :]
+            score = np.where(ok, self.rng.random((k, self.M)), -1.0)
+            pick = score.argmax(axis=1)
+            alive &= ok.any(axis=1)
+            rows[:, p] = pick
+            left[np.arange(k), pick] -= 1
+        return rows[alive]
+
+    # ------------------------------------------------------------------ reading
+
+    def size(self) -> int:
+        return len(self.w)
+
+    def marginals(self) -> np.ndarray:
+        """``[place, mask]`` probabilities (rows sum to 1)."""
+        out = np.empty((self.P, self.M))
+        for p in range(self.P):
+            out[p] = np.bincount(self.perms[:, p], weights=self.w, minlength=self.M)
+        if not self.exact:
+            allowed = self.poss / self.poss.sum(axis=1, keepdims=True)
+            out = (1.0 - FLOOR) * out + FLOOR * allowed
+        return out
+
+    def possible(self) -> np.ndarray:
+        """``[place, mask]`` booleans: may the mask be there? (exact mode: exactly the support)."""
+        return self._support_poss() if self.exact else self.poss.copy()
+
+    def error_bound(self) -> float:
+        """0 when exact; else the 95% half-width of a probability estimated from the particles."""
+        if self.exact:
+            return 0.0
+        if self.degraded:
+            return 1.0
+        return min(1.0, 1.959964 * 0.5 / math.sqrt(max(1.0, self.ess)) + FLOOR)
+
+    def layouts(self) -> list[tuple[tuple[str, ...], float]]:
+        """The support as (layout, weight) pairs (for tests and small cases)."""
+        return [(tuple(self.ids[i] for i in row), float(w)) for row, w in zip(self.perms.tolist(), self.w, strict=True)]

@@ -1,0 +1,120 @@
+"""``solve(config, log)``: where every mask sits, from one seat's notes of a Mascarade table.
+
+The input is the session format of ``docs/mascarade.md`` (the same entries the bots build from
+their views). The output is one JSON object::
+
+    {"status": "ok", "exact": true, "error_bound": 0.0, "layouts": 12,
+     "probabilities": {place: {mask: p}}, "certain": {"at": {place: mask}, "not": {place: [mask]}},
+     "table": {"coins": {...}, "court": 0, "order": [...]}, "advice": {...}}
+
+or ``{"status": "contradiction", "conflict": [entry indexes], "message": "..."}`` when no
+layout fits the notes; index ``-1`` stands for the opening layout in the config. Malformed
+input raises :class:`SolverInputError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solvers.mascarade.advice import announce_ev, best_turn, counter_ev, situation_of
+from solvers.mascarade.belief import Contradiction
+from solvers.mascarade.model import Setup, SolverInputError, Tracker, parse_config, run_log
+
+__all__ = ["SolverInputError", "minimal_conflict", "solve"]
+
+
+def _consistent(setup: Setup, log: list, keep: list[int], opening: bool) -> bool:
+    skip = frozenset(range(len(log))) - frozenset(keep)
+    try:
+        run_log(setup, log, skip, opening)
+    except Contradiction:
+        return False
+    return True
+
+
+def minimal_conflict(setup: Setup, log: list, failed_at: int) -> list[int]:
+    """A minimal set of entries that cannot all hold (deletion-based); -1 is the opening layout.
+
+    ``failed_at`` is the entry at which the replay found no layout: the prefix up to it is
+    inconsistent. Each earlier entry (and the opening) is dropped in turn and left out when
+    the rest stays inconsistent; what remains needs every member.
+    """
+    keep = list(range(failed_at + 1))
+    opening = setup.opening is not None
+    for i in reversed(range(failed_at)):
+        trial = [k for k in keep if k != i]
+        if not _consistent(setup, log, trial, opening):
+            keep = trial
+    if opening and not _consistent(setup, log, keep, False):
+        opening = False
+    return ([-1] if opening else []) + keep
+
+
+def _advice(tr: Tracker) -> dict:
+    sit = situation_of(tr)
+    names = tr.places
+    out: dict[str, Any] = {"units": "win-chance points (a model; see docs/mascarade.md)", "announce": {},
+                           "counter_claim": {}}
+    for m in tr.masks:
+        r = announce_ev(sit, m)
+        out["announce"][m] = {"p_hold": round(r["p_hold"], 6), "ev": round(r["ev"], 6)}
+        out["counter_claim"][m] = {names[j]: counter_ev(sit, j, m)["claim"] for j in range(len(tr.names))
+                                   if j != tr.me}
+    legal: list[tuple] = [("swap", t, sw) for t in range(len(names)) if t != tr.me for sw in (True, False)]
+    legal += [("look",)] + [("announce", m) for m in tr.masks]
+    action, _ = best_turn(sit, legal)
+    best: dict[str, Any] = {"action": action[0]}
+    if action[0] == "announce":
+        best["mask"] = action[1]
+    elif action[0] == "swap":
+        best["with"] = names[action[1]]
+        best["swapped"] = action[2]
+    out["best"] = best
+    p = tr.pending
+    if p is not None and not p.get("resolved") and p["by"] != tr.me and tr.me not in p["claimants"]:
+        r = counter_ev(sit, p["by"], p["mask"], p["claimants"])
+        out["pending"] = {"by": names[p["by"]], "mask": p["mask"], "claim": r["claim"],
+                          "ev_claim": round(r["ev_claim"], 6), "ev_pass": round(r["ev_pass"], 6)}
+    return out
+
+
+def solve(config: dict, log: list, *, advice: bool = True) -> dict:
+    """Probabilities, certain facts and advice for the seat ``config["me"]`` (see module doc)."""
+    setup = parse_config(config)
+    if not isinstance(log, list):
+        raise SolverInputError("The log must be a list of entries.")
+    tr = Tracker(setup)
+    for i, e in enumerate(log):
+        try:
+            tr.add(e, i)
+        except Contradiction as err:
+            conflict = minimal_conflict(setup, log, i)
+            where = ", ".join("the opening" if k == -1 else f"entry {k}" for k in conflict)
+            return {"status": "contradiction", "conflict": conflict,
+                    "message": f"No card layout fits these notes together: {where} ({err})."}
+    return result_of(tr, advice=advice)
+
+
+def result_of(tr: Tracker, advice: bool = True) -> dict:
+    """The JSON answer for a tracker's current state."""
+    b = tr.belief
+    marg = b.marginals()
+    poss = b.possible()
+    names = tr.places
+    probs = {names[p]: {m: float(marg[p, k]) for k, m in enumerate(b.ids)} for p in range(b.P)}
+    at: dict[str, str] = {}
+    never: dict[str, list[str]] = {}
+    for p in range(b.P):
+        allowed = [m for k, m in enumerate(b.ids) if poss[p, k]]
+        if len(allowed) == 1:
+            at[names[p]] = allowed[0]
+        missing = [m for k, m in enumerate(b.ids) if not poss[p, k]]
+        if missing:
+            never[names[p]] = missing
+    out = {"status": "ok", "exact": b.exact, "error_bound": b.error_bound(), "layouts": b.size(),
+           "probabilities": probs, "certain": {"at": at, "not": never},
+           "table": {"coins": dict(zip(tr.names, tr.coins, strict=True)), "court": tr.court,
+                     "order": [tr.names[i] for i in tr.order]}}
+    if advice:
+        out["advice"] = _advice(tr)
+    return out

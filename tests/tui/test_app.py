@@ -1,0 +1,115 @@
+"""App-level behaviour: start screens, new game from Home, help, command palette, theme and bot speed."""
+
+from __future__ import annotations
+
+from tui_helpers import new_table, run_async
+
+from tui.app import READABLE_DELAY, UnmaskApp, default_bot_delay
+from tui.clue.model import Seats, describe
+from tui.clue.play import PlayScreen
+from tui.screens.help import HelpScreen, binding_rows
+from tui.screens.home import HomeScreen, SetupScreen
+from tui.screens.rules import RulesScreen
+from tui.screens.settings import SettingsScreen
+
+
+def test_bot_delay_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("UNMASK_BOT_DELAY", "0")
+    assert default_bot_delay() == 0
+    monkeypatch.delenv("UNMASK_BOT_DELAY")
+    assert default_bot_delay() == READABLE_DELAY
+    monkeypatch.setenv("UNMASK_BOT_DELAY", "soon")
+    assert default_bot_delay() == READABLE_DELAY
+
+
+@run_async
+async def test_new_game_from_home_by_keys():
+    app = UnmaskApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("p")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.click("#setup-seed")
+        await pilot.press("4", "2", "ctrl+s")
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert screen.table.seed == 42 and screen.table.seats[0] == "human"
+        assert len(screen.table.seats) == 4
+
+
+@run_async
+async def test_help_lists_the_bindings_of_the_screen():
+    table = new_table(3, seed=7)
+    app = UnmaskApp(table=table, session_id="help", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = binding_rows(app.screen)
+        described = {desc.split(" — ")[0] for _keys, desc, _now in rows}
+        assert {"Roll", "Rumor…", "Accuse…", "End turn", "Undo", "Help", "Command palette"} <= described
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, PlayScreen)
+
+
+@run_async
+async def test_command_palette_opens_rules_and_toggles_bot_speed():
+    app = UnmaskApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.1)
+        await pilot.press(*"rules: clue", "enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.click("#rules-scroll-down")
+        await pilot.pause()
+        assert app.screen.query_one("#rules-book-scroll").scroll_y > 0
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.1)
+        await pilot.press(*"bot speed", "enter")
+        await pilot.pause(0.2)
+        assert app.bot_delay == READABLE_DELAY
+        theme = app.theme
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.theme != theme
+        await pilot.press("f2")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, SettingsScreen)
+        await pilot.click("#settings-speed-0")
+        await pilot.pause()
+        assert app.bot_delay == 0
+
+
+@run_async
+async def test_bots_play_on_a_timer_when_readable():
+    table = new_table(3, seed=1)
+    app = UnmaskApp(table=table, session_id="timer", bot_delay=0.01)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if table.to_act() == 0:
+                break
+        assert table.to_act() == 0 or table.is_over()
+
+
+def test_log_sentences():
+    view = new_table(3, seed=7).view(0)
+    seats = Seats.from_view(view)
+    from engine.clue import load_board
+
+    board = load_board("red-keep")
+    assert describe({"t": "show", "seat": 1, "to": 0, "card": "Crossbow", "n": 1}, seats, board) == \
+        "Bran showed you the Crossbow."
+    assert describe({"t": "pass", "seat": 2, "n": 1}, seats, board) == "Arya could not show a card."
+    assert describe({"t": "rumor", "seat": 1, "cards": ["Cersei Lannister", "War Axe", "Privy"], "n": 1},
+                    seats, board) == "Bran started a rumor: Cersei Lannister, War Axe, Privy."
+    assert describe({"t": "show", "seat": 2, "to": 1, "card": None, "n": 1}, seats, board) == \
+        "Arya showed Bran a card."
