@@ -43,6 +43,7 @@ class UnmaskCommands(Provider):
         speed = "readable" if app.bot_delay == 0 else "instant"
         return [
             ("New game: Clue vs bots", "Set up a Clue: Game of Thrones game against bots", app.action_new_game),
+            ("Assist a table game: Clue", "Keep the detective notes of a real Clue table", app.action_assist),
             ("Resume a saved game", "List the saved sessions", app.action_resume),
             ("Rules: Clue", "The rulebook and our assumptions", partial(app.action_rules, "clue")),
             ("Help: keys of this screen", "Every key binding of the current screen", app.action_help),
@@ -99,17 +100,33 @@ class UnmaskApp(App[None]):
             self.open_table(self._table, self._session_id, self._human_seat)
         elif self._start == "resume":
             self.action_resume()
+        elif self._start.startswith("assist"):
+            self.open_assist(self._session_id, game=self._start.partition(":")[2] or "clue")
         elif self._start.startswith("rules"):
             self.action_rules(self._start.partition(":")[2] or "clue")
 
     def open_table(self, table: Table, session_id: str | None, human_seat: int, marks: dict | None = None) -> None:
         """Open the play screen for ``table``; it autosaves to ``session_id`` (a new one if None)."""
-        from tui.clue.play import PlayScreen
+        import importlib
+
         from tui.storage import new_session_id
 
         if session_id is None:
             session_id = new_session_id(table.game)
-        self.push_screen(PlayScreen(table, human_seat, session_id, marks=marks))
+        screen = importlib.import_module(f"tui.{table.game}.play").PlayScreen
+        if marks is not None:
+            self.push_screen(screen(table, human_seat, session_id, marks=marks))
+        else:
+            self.push_screen(screen(table, human_seat, session_id))
+
+    def open_assist(self, session_id: str | None = None, session: Any = None, game: str = "clue") -> None:
+        """Open a game's table assistant: a new table, or a saved one."""
+        import importlib
+
+        if session is not None:
+            game = session.game
+        screen = importlib.import_module(f"tui.assist.{game}").AssistScreen
+        self.push_screen(screen(session_id=session_id, session=session))
 
     # ----------------------------------------------------------------- navigation
 
@@ -127,6 +144,10 @@ class UnmaskApp(App[None]):
 
         self.action_home()
         self.push_screen(SetupScreen())
+
+    def action_assist(self) -> None:
+        self.action_home()
+        self.open_assist()
 
     def action_resume(self) -> None:
         from tui.screens.resume import ResumeScreen

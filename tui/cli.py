@@ -18,7 +18,32 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-PLAYABLE = ("clue",)
+
+
+def _has(module: str) -> bool:
+    """Whether a part of unmask is built (a feature that is not built is never offered)."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def playable(game: str) -> bool:
+    return _has(f"tui.{game}.play")
+
+
+def simulable(game: str) -> bool:
+    return _has(f"engine.{game}") and _has(f"solvers.{game}.bots")
+
+
+def solvable(game: str) -> bool:
+    return _has(f"solvers.{game}.solver")
+
+
+def assistable(game: str) -> bool:
+    return _has(f"tui.assist.{game}")
 
 
 def _version() -> str:
@@ -35,11 +60,38 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _check_game(game: str) -> None:
+def _check_game(game: str, ready: bool = True, what: str = "playable") -> None:
     if game not in GAMES:
         _fail(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}.")
-    if game not in PLAYABLE:
-        _fail(f"{GAMES[game]} is not playable yet.")
+    if not ready:
+        _fail(f"{GAMES[game]} is not {what} yet.")
+
+
+def _options(pairs: list[str] | None) -> dict:
+    out: dict = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            _fail(f"options are KEY=VALUE, not {pair!r}.")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+def _config(game: str, board: str, players: int, centre_pile: bool, options: list[str] | None = None):
+    """The game's Config from the command line; a bad option is one line, never a traceback."""
+    from engine.registry import get_game
+
+    data: dict = {"players": players, **_options(options)}
+    if game == "clue":
+        data.setdefault("board", board)
+        data.setdefault("centre_pile", centre_pile)
+    try:
+        return get_game(game).config_from_json(data)
+    except (TypeError, ValueError) as e:
+        _fail(f"bad {game} options: {e}")
 
 
 @app.callback()
@@ -57,13 +109,14 @@ def root(
         run_app()
 
 
-def _clue_config(board: str, players: int, centre_pile: bool):
-    from engine.clue import ClueConfig
+def _default_bot(game: str) -> str:
+    from solvers.bots import bot_names
 
-    try:
-        return ClueConfig(board=board, players=players, centre_pile=centre_pile)
-    except ValueError as e:
-        _fail(str(e))
+    names = bot_names(game)
+    for preferred in ("notes", "honest", "heuristic"):
+        if preferred in names:
+            return preferred
+    return names[0]
 
 
 def _bot_list(game: str, spec: str | None, count: int, default: str) -> list[str]:
@@ -92,11 +145,12 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bots; same seed, same game.")] = None,
     centre_pile: Annotated[bool, typer.Option("--centre-pile", help="Leftover cards face down in the centre.")] = False,
     instant: Annotated[bool, typer.Option("--instant", help="Bots play instantly, not at a readable pace.")] = False,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
 ) -> None:
     """Play a game against bots (you sit in the first seat)."""
-    _check_game(game)
-    config = _clue_config(board, players, centre_pile)
-    seats = ["human", *_bot_list(game, bots, players - 1, "notes")]
+    _check_game(game, playable(game))
+    config = _config(game, board, players, centre_pile, option)
+    seats = ["human", *_bot_list(game, bots, players - 1, _default_bot(game))]
     if seed is None:
         import secrets
 
@@ -105,6 +159,29 @@ def play(
     from tui.app import run_app
 
     run_app(table=Table(game, config, seed, seats), bot_delay=0.0 if instant else None)
+
+
+@app.command()
+def assist(
+    game: Annotated[str, typer.Argument(help="Which game: clue.")] = "clue",
+    session: Annotated[str | None, typer.Argument(help="Reopen this saved assist session.")] = None,
+) -> None:
+    """Keep the notes of a real table: type what you see, the solver does the deduction."""
+    _check_game(game, assistable(game), "supported by the assistant")
+    from engine.session import SessionError
+    from tui import storage
+
+    loaded = None
+    if session is not None:
+        try:
+            loaded = storage.load_session(session)
+        except SessionError as e:
+            _fail(str(e))
+        if loaded.mode != "assist" or loaded.game != game:
+            _fail(f"{session} is not a {game} assist session.")
+    from tui.app import run_app
+
+    run_app(start=f"assist:{game}", session_id=session)
 
 
 @app.command()
@@ -117,13 +194,14 @@ def simulate(
     board: Annotated[str, typer.Option(help="Board: red-keep or meereen.")] = "red-keep",
     centre_pile: Annotated[bool, typer.Option("--centre-pile", help="Leftover cards face down in the centre.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")] = False,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
 ) -> None:
     """Play bots against each other and report each bot's win rate with a 95% confidence interval."""
-    _check_game(game)
+    _check_game(game, simulable(game), "simulable")
     if games < 1:
         _fail("--games must be at least 1.")
-    config = _clue_config(board, players, centre_pile)
-    seats = _bot_list(game, bots, players, "notes")
+    config = _config(game, board, players, centre_pile, option)
+    seats = _bot_list(game, bots, players, _default_bot(game))
     from solvers.simulate import simulate as run
     from solvers.simulate import wilson
 
@@ -156,15 +234,21 @@ def simulate(
 @app.command()
 def rules(game: Annotated[str, typer.Argument(help="Which game: clue.")] = "clue") -> None:
     """Print the rules and the assumptions unmask makes where the rulebook is silent."""
-    _check_game(game)
-    from importlib import resources
+    _check_game(game, _has(f"engine.{game}"), "built")
+    import importlib
+    from pathlib import Path
 
-    from engine.clue import load_rules
-
-    typer.echo(resources.files("tui").joinpath("rules", f"{game}.txt").read_text("utf-8"))
-    typer.echo("\nAssumptions (edit engine/clue/data/*.toml to match your box):")
-    for _id, text in load_rules().assumptions:
-        typer.echo(f"  - {text}")
+    typer.echo((Path(__file__).parent / "rules" / f"{game}.txt").read_text("utf-8"))
+    loader = getattr(importlib.import_module(f"engine.{game}"), "load_rules", None)
+    assumptions = list(getattr(loader(), "assumptions", ())) if loader else []
+    if assumptions:
+        typer.echo(f"\nAssumptions (edit engine/{game}/data/*.toml to match your box):")
+        for item in assumptions:
+            if isinstance(item, dict):
+                item = item.get("text", item)
+            elif isinstance(item, tuple | list):
+                item = item[-1]
+            typer.echo(f"  - {item}")
 
 
 @app.command()
@@ -210,9 +294,6 @@ def resume(
     run_app(table=table, session_id=sid, human_seat=human)
 
 
-SOLVABLE = ("clue",)
-
-
 @app.command()
 def solve(
     game: Annotated[str, typer.Argument(help="Which game: clue.")],
@@ -224,14 +305,14 @@ def solve(
     ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
-    if game not in GAMES:
-        _fail(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}.")
-    if game not in SOLVABLE:
-        _fail(f"there is no solver for {GAMES[game]} yet.")
+    _check_game(game, solvable(game), "solvable")
+    import importlib
+
     from engine.session import SessionError
-    from solvers.clue.solver import SolverInputError
-    from solvers.clue.solver import solve as run_solver
     from tui.storage import read_session_file
+
+    solver = importlib.import_module(f"solvers.{game}.solver")
+    SolverInputError = solver.SolverInputError
 
     try:
         session = read_session_file(file)
@@ -243,16 +324,23 @@ def solve(
     if session.mode != "assist":
         _fail(f"{file} is a {session.mode} session; solve reads assist sessions (what one seat saw).")
     try:
-        sol = run_solver(session.config, session.log, advice=advice, refuter_model=refuter_model)
+        if game == "clue":
+            out = solver.solve(session.config, session.log, advice=advice, refuter_model=refuter_model).to_json()
+        else:
+            out = solver.solve(session.config, session.log)
+            out = out.to_json() if hasattr(out, "to_json") else out
     except SolverInputError as e:
         _fail(str(e))
         return
-    out = sol.to_json()
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
-    else:
+    elif game == "clue":
         _print_clue_solution(out)
-    if out["status"] != "ok":
+    elif out.get("status") != "ok":
+        typer.echo(f"Contradiction: {out.get('message')} (entries {out.get('conflict')})")
+    else:
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
+    if out.get("status") != "ok":
         raise typer.Exit(2)
 
 
@@ -289,6 +377,68 @@ def _print_clue_solution(out: dict) -> None:
         con.print(f"Most likely envelope: {', '.join(best['cards'])} ({best['p']:.1%}).")
     for loc, r in (adv.get("rumors") or {}).items():
         con.print(f"  in {loc}: ask {r['suspect']} with the {r['weapon']} ({r['bits']:.2f} bits)")
+
+
+serve_app = typer.Typer(help="Host unmask for others: over SSH, or in a browser (see docs/serving.md).",
+                        no_args_is_help=True)
+app.add_typer(serve_app, name="serve")
+
+
+@serve_app.command("ssh")
+def serve_ssh_cmd(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 2222,
+    authorized_keys: Annotated[
+        str | None, typer.Option(help="An authorized_keys file, or a folder with one key file per user.")
+    ] = None,
+    passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
+    max_sessions: Annotated[int, typer.Option(help="Most simultaneous sessions.")] = 20,
+    idle_timeout: Annotated[float, typer.Option(help="Seconds idle before a session closes (0: never).")] = 1800.0,
+    shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables.")] = True,
+) -> None:
+    """Serve the app over SSH: each connection gets its own app; players can share tables."""
+    from tui.serve.ssh import ServeError, serve_ssh
+
+    try:
+        serve_ssh(host=host, port=port, authorized_keys=authorized_keys, passwords_file=passwords_file,
+                  max_sessions=max_sessions, idle_timeout=idle_timeout or None, tables=shared_tables,
+                  announce=typer.echo)
+    except ServeError as e:
+        _fail(str(e))
+
+
+@serve_app.command("web")
+def serve_web_cmd(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
+    public_url: Annotated[str | None, typer.Option(help="The URL browsers use, when behind a proxy.")] = None,
+) -> None:
+    """Serve the app to browsers (a tablet is enough), behind a password login."""
+    from tui.serve.ssh import ServeError
+    from tui.serve.web import serve_web
+
+    try:
+        serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, announce=typer.echo)
+    except ServeError as e:
+        _fail(str(e))
+
+
+@serve_app.command("passwd")
+def serve_passwd(
+    user: Annotated[str, typer.Argument(help="The user name to set a password for.")],
+    passwords_file: Annotated[str | None, typer.Option(help="Which password file (default: in the data dir).")] = None,
+) -> None:
+    """Set a user's password (stored as a salted scrypt hash) for 'serve ssh' and 'serve web'."""
+    from tui.serve.ssh import ServeError, add_password
+
+    password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        path = add_password(user, password, passwords_file)
+    except ServeError as e:
+        _fail(str(e))
+        return
+    typer.echo(f"Password for {user} saved in {path}.")
 
 
 def main() -> None:

@@ -1223,12 +1223,13 @@ def hypothetical(
     the given values (everyone's holdings, characters, the Transformed Kaneki token, the tile
     on every place): a world sampled by a bot's beliefs, for search. Its log starts empty.
 
-    Only positions where the viewing seat is the active player and no other seat is in the
-    middle of a decision are supported.
+    Supported: positions where the viewing seat is the active player and no other seat is in
+    the middle of a decision, and the seat's own answer to an interrogation (phase ``show``).
     """
     phase = view["phase"]
     seat = view["seat"]
-    if phase not in _SEARCH_PHASES or view["turn"] != seat:
+    showing = phase == SHOW and view["interrogation"] is not None and view["interrogation"]["target"] == seat
+    if not showing and (phase not in _SEARCH_PHASES or view["turn"] != seat):
         raise ValueError(f"A hypothetical state needs the seat's own turn, not phase {phase!r}.")
     n = len(view["players"])
     s = GhoulState()
@@ -1246,7 +1247,7 @@ def hypothetical(
     s.known = (True,) * 8
     s.token = view["token"]
     s.moved = not view["first_move"]
-    s.turn = seat
+    s.turn = view["turn"]
     s.first = view["first"]
     s.round = view["round"]
     s.phase = phase
@@ -1257,6 +1258,8 @@ def hypothetical(
     else:
         s.step = view["action_index"] + 1
     s.target, s.shown = -1, ()
+    if phase == SHOW:
+        s.target = seat
     if phase == EXCHANGE:
         it = view["interrogation"]
         s.target = it["target"]

@@ -150,6 +150,7 @@ class MascaradeState:
     """The whole game, secrets included. Only the engine and the table ever hold one."""
 
     __slots__ = (
+        "_legal",
         "announcer",
         "bank",
         "cards",
@@ -211,6 +212,7 @@ class MascaradeState:
         c.spy_target = self.spy_target
         c.turn_no = self.turn_no
         c.turn_pos = self.turn_pos
+        c._legal = None
         c.rng = self.rng.copy()
         c.log = self.log.copy()
         return c
@@ -357,6 +359,13 @@ def _announces(ids: tuple[str, ...]) -> tuple[Action, ...]:
 
 def legal_actions(state: MascaradeState) -> list[Action]:
     """Every action the seat to act may take now, in a stable order."""
+    cached = getattr(state, "_legal", None)
+    if cached is None:
+        cached = state._legal = tuple(_legal_actions(state))  # a state never changes once built
+    return list(cached)
+
+
+def _legal_actions(state: MascaradeState) -> list[Action]:
     p = state.phase
     n = state.players
     if p == OVER:
@@ -398,7 +407,7 @@ def legal_actions(state: MascaradeState) -> list[Action]:
 
 def _same(a: Action, b: Action) -> bool:
     """Equal with the same types: True must not pass for 1, nor 1 for True."""
-    return len(a) == len(b) and all(type(x) is type(y) and x == y for x, y in zip(a, b, strict=True))
+    return a == b and tuple(map(type, a)) == tuple(map(type, b))
 
 
 def apply(state: MascaradeState, action: Action) -> MascaradeState:
@@ -406,7 +415,8 @@ def apply(state: MascaradeState, action: Action) -> MascaradeState:
     action = tuple(action)
     if state.phase == OVER:
         raise IllegalAction("The game is over.")
-    legal = legal_actions(state)
+    legal_actions(state)  # fills the cache
+    legal = state._legal
     try:
         ok = _same(action, legal[legal.index(action)])
     except ValueError:
@@ -474,10 +484,12 @@ def _give(s: MascaradeState, src: int | str, dst: int | str, amount: int) -> int
 
 # knowledge: what each seat saw last at each place (for the view; the solvers work it out themselves)
 
-def _know(s: MascaradeState, seats: list[int] | range, place: int, mask: str | None) -> None:
+def _know(s: MascaradeState, seats: tuple[int, ...] | range, place: int, mask: str | None) -> None:
     known = list(s.known)
     for i in seats:
-        known[i] = _set(known[i], place, mask)
+        row = known[i]
+        if row[place] != mask:
+            known[i] = (*row[:place], mask, *row[place + 1:])
     s.known = tuple(known)
 
 

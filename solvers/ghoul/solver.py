@@ -417,11 +417,11 @@ class Behaviour:
     player chose to take from me, give me, or show me, when the character needs that suit.
     """
 
-    hold: float = 2.0
-    took: float = 3.0
+    hold: float = 3.0
+    took: float = 5.0
     took_unneeded: float = 0.7
-    gave: float = 0.4
-    showed: float = 0.6
+    gave: float = 0.25
+    showed: float = 0.4
 
 
 def needs(c: Any) -> tuple[int, ...]:

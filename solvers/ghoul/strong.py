@@ -19,13 +19,14 @@ from solvers.ghoul.observations import ObservationLog
 from solvers.ghoul.search import evaluate
 from solvers.ghoul.solver import Behaviour, Solution, sample_worlds, solve_problem
 
-SEARCH_PHASES = ("move", "attack", "interrogate", "exchange", "cover_remove", "cover_add")
+SEARCH_PHASES = ("move", "attack", "interrogate", "exchange", "show", "cover_remove", "cover_add")
 
 
 class StrongBot(GhoulPlayerBase):
     """Beliefs from the exact solver, decisions by sampled-world search."""
 
     WORLDS = 24
+    CLOSE = 0.1  # win-rate gap under which a decision gets a second batch of worlds
     MAX_CANDIDATES = 12
 
     def __init__(self, seat: int, seed: int) -> None:
@@ -64,6 +65,13 @@ class StrongBot(GhoulPlayerBase):
         seed = derive_seed(self.seed, "search", n)
         worlds = sample_worlds(sol, self.WORLDS, Rng(seed))
         scores = evaluate(view, candidates, worlds, seed)
+        ranked = sorted(scores, reverse=True)
+        if ranked[0] - ranked[1] < self.CLOSE:
+            # A close call: as many worlds again, and decide on all of them.
+            more_seed = derive_seed(seed, "more")
+            more = sample_worlds(sol, self.WORLDS, Rng(more_seed))
+            extra = evaluate(view, candidates, more, more_seed)
+            scores = [(a + b) / 2 for a, b in zip(scores, extra, strict=True)]
         best = max(range(len(candidates)), key=lambda i: scores[i] + (0.01 if candidates[i] == fallback else 0.0))
         return candidates[best]
 

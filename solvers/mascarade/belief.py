@@ -73,7 +73,7 @@ class Belief:
         for c in self.counts:
             total //= math.factorial(int(c))
         base = [self.index[m] for m in cards]
-        if total <= self.exact_limit:
+        if total <= self.exact_limit and math.factorial(self.P) <= 4_000_000:
             rows = sorted(set(itertools.permutations(base)))
             self.perms = np.array(rows, dtype=np.int8)
             self.w = np.full(len(rows), 1.0 / len(rows))
@@ -86,6 +86,7 @@ class Belief:
         self.ess = float(self.particles)
 
     def copy(self) -> Belief:
+        """An independent copy (for what-if reasoning) with its own random stream."""
         b = Belief.__new__(Belief)
         b.__dict__.update(self.__dict__)
         b.perms = self.perms.copy()
@@ -142,10 +143,10 @@ class Belief:
                 if nc < c:
                     raise Contradiction("a mask has no place left")
                 if nc == c:
-                    widen = cand & ~single
-                    if widen.any():
-                        poss[widen] = False
-                        poss[widen, m] = True
+                    forced = cand & ~single  # only c places left for c copies: they hold m
+                    if forced.any():
+                        poss[forced] = False
+                        poss[forced, m] = True
                         changed = True
 
     def _resample(self) -> None:
@@ -160,7 +161,6 @@ class Belief:
         self.w = np.full(k, 1.0 / k)
         self._merge()
         self.ess = float(k)
-
 
     # ------------------------------------------------------------------ updates
 

@@ -727,3 +727,6 @@ def run_assist(session_id: str | None = None) -> None:
         AssistApp(session_id, session).run()
         return
     AssistApp().run()
+
+
+AssistScreen = ClueAssistScreen  # the name tui.app looks up for every game

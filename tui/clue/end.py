@@ -41,9 +41,9 @@ class EndScreen(Screen):
                       else "accused wrongly" if v["wrong"][i] else "")
             hands.append(seats.full(i), style="bold")
             if status:
-                hands.append(f" — {status}", style="bold" if i in winners else "dim")
+                hands.append(f": {status}", style="bold" if i in winners else "dim")
             hand = self.hands[i] if i < len(self.hands) else []
-            hands.append("\n  " + (", ".join(hand) or "no cards") + "\n")
+            hands.append("\n• " + (", ".join(hand) or "no cards") + "\n")
         extra = []
         if v["face_up"]:
             extra.append(f"Face up beside the board: {', '.join(v['face_up'])}.")

@@ -465,19 +465,31 @@ class PlayScreen(Screen):
         probes: dict[str, tuple] = {
             "move": ("move", here), "rumor": ("rumor", b.suspects[0], b.weapons[0]),
             "accuse": ("accuse", b.suspects[0], b.weapons[0], b.locations[0]), "show": ("show", ""),
-            "play": ("play", "raven"),
+            "play": ("play", "raven"), "teleport": ("teleport", here), "peek": ("peek", self.seat),
+            "look_aside": ("look_aside", -1),
         }
         custom = {"teleport": "You have no Master of Whisperers to use now.",
                   "peek": "Play a Raven first, then choose whose card to see.",
-                  "look_aside": "You look at a set-aside card only when nobody could show you one.",
-                  "draw": "You may draw a Plot card only when a rumor moved your token.",
-                  "decline": "There is no Plot card to decline now."}
-        if v["to_act"] == self.seat and kind in custom:
-            self.notify(custom[kind], title="Not allowed", severity="warning")
+                  "look_aside": "You look at a set-aside card only when nobody could show you one."}
+        reason = self._why_not(probes.get(kind, (kind,)))
+        if reason is None:  # allowed after all
+            self.action_act(kind)
             return
-        before = len(self.table.log)
-        if self.submit(probes.get(kind, (kind,))) or len(self.table.log) != before:
-            return  # it was allowed after all (the view was stale); it is done and saved
+        if v["to_act"] == self.seat and kind in custom:
+            reason = custom[kind]
+        self.notify(reason, title="Not allowed", severity="warning")
+
+    def _why_not(self, action: tuple) -> str | None:
+        """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""
+        from solvers.table import Table
+
+        try:
+            Table.from_session(self.table.to_session()).submit(self.seat, action)
+        except IllegalAction as e:
+            return str(e)
+        except Exception:
+            return "That is not possible now."
+        return None
 
     def open_dialog(self, kind: str) -> None:
         from tui.clue import dialogs as d

@@ -20,6 +20,7 @@ class HomeScreen(Screen):
 
     BINDINGS = [
         Binding("p", "app.new_game", "Play vs bots", id="home-play"),
+        Binding("a", "app.assist", "Assist a table", id="home-assist"),
         Binding("r", "app.resume", "Resume", id="home-resume"),
         Binding("l", "app.rules('clue')", "Rules", id="home-rules"),
         Binding("s", "app.settings", "Settings", id="home-settings"),
@@ -34,6 +35,7 @@ class HomeScreen(Screen):
                 yield Static(title, classes="home-game")
                 with Horizontal(classes="home-actions"):
                     yield Btn("Play vs bots", id="home-play", variant="primary")
+                    yield Btn("Assist a table", id="home-assist")
                     yield Btn("Resume", id="home-resume")
                     yield Btn("Rules", id="home-rules")
             with Horizontal(classes="home-actions"):
@@ -43,6 +45,7 @@ class HomeScreen(Screen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"home-play": self.app.action_new_game, "home-resume": self.app.action_resume,
+                   "home-assist": self.app.action_assist,
                    "home-rules": lambda: self.app.action_rules("clue"), "home-settings": self.app.action_settings,
                    "home-quit": self.app.exit}
         action = actions.get(event.button.id or "")

@@ -106,8 +106,9 @@ class ResumeScreen(Screen):
             return
         try:
             session = load_session(session_id)
-            if session.mode != "play":
-                raise SessionError("This is an assist session; only play sessions open here for now.")
+            if session.mode == "assist":
+                self.app.open_assist(session_id, session)  # type: ignore[attr-defined]
+                return
             if "human" not in session.seats:
                 raise SessionError("This session has no human seat to play.")
             table = Table.from_session(session)

@@ -1,0 +1,77 @@
+"""``unmask serve web``: a password in front of textual-serve (HTTP and websocket level)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+import pytest
+
+from tui.serve.ssh import ServeError, add_password
+from tui.serve.web import COOKIE, start_web_server
+
+
+def run(coro, timeout: float = 45.0):
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+def test_no_users_is_a_clear_error():
+    with pytest.raises(ServeError, match="No users"):
+        run(start_web_server("127.0.0.1", 0))
+
+
+def test_login_required_then_the_app_is_served():
+    add_password("alice", "secret")
+
+    async def scenario():
+        served = await start_web_server("127.0.0.1", 0)
+        base = f"http://127.0.0.1:{served.port}"
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:  # IP host
+                # Not logged in: every page sends you to the login form; the websocket is refused.
+                for path in ("/", "/static/js/textual.js", "/download/x"):
+                    r = await s.get(base + path, allow_redirects=False)
+                    assert r.status == 303 and r.headers["Location"] == "/login", path
+                r = await s.get(base + "/ws")
+                assert r.status == 401
+                r = await s.get(base + "/login")
+                assert r.status == 200 and 'type="password"' in await r.text()
+                # Wrong password, unknown user.
+                for user, pw in (("alice", "nope"), ("mallory", "secret")):
+                    r = await s.post(base + "/login", data={"user": user, "password": pw}, allow_redirects=False)
+                    assert r.status == 401 and "Wrong user or password" in await r.text()
+                assert not s.cookie_jar.filter_cookies(base).get(COOKIE)
+                # Right password: a session cookie (HttpOnly, SameSite=Strict), then the app page.
+                r = await s.post(base + "/login", data={"user": "alice", "password": "secret"}, allow_redirects=False)
+                assert r.status == 303
+                cookie = r.cookies[COOKIE]
+                assert cookie["httponly"] and cookie["samesite"] == "Strict"
+                r = await s.get(base + "/")
+                page = await r.text()
+                assert r.status == 200 and f"ws://127.0.0.1:{served.port}/ws" in page
+                # The websocket runs the app: its first frames carry the home screen.
+                got = bytearray()
+                async with s.ws_connect(base + "/ws?width=100&height=40") as ws:
+                    deadline = time.monotonic() + 30
+                    while b"Hidden-information" not in got and time.monotonic() < deadline:
+                        try:
+                            msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+                        except TimeoutError:
+                            break
+                        if msg.type == aiohttp.WSMsgType.BINARY:
+                            got += msg.data
+                        elif msg.type == aiohttp.WSMsgType.TEXT:
+                            got += msg.data.encode()
+                        else:
+                            break
+                assert b"Hidden-information" in got
+                # Logging out ends the session.
+                r = await s.get(base + "/logout", allow_redirects=False)
+                assert r.status == 303
+                r = await s.get(base + "/", allow_redirects=False)
+                assert r.status == 303
+        finally:
+            await served.close()
+
+    run(scenario())

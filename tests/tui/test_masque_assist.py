@@ -1,0 +1,98 @@
+"""The Masque table assistant: snapshots (80x24, 120x40) and a Pilot test by taps."""
+
+from __future__ import annotations
+
+import pytest
+from tui_helpers import run_async
+
+from engine.session import Session
+from tui.app import UnmaskApp
+from tui.assist.masque import AssistScreen
+from tui.storage import load_session, save_session
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+LOG = [
+    {"type": "rumor", "card": "12:00 black"},
+    {"type": "rumor", "card": "12:20 violet"},
+    {"type": "seen", "card": "12:10 black", "from": "Ann"},
+    {"type": "evidence", "slot": "12:10", "room": "blue", "index": 0},
+    {"type": "start", "room": "blue"},
+]
+
+
+def saved_app() -> UnmaskApp:
+    save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-snap")
+    return UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-snap")
+
+
+async def _settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.pause(0.3)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_masque_assist_empty(snap_compare, size):
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-empty")
+    assert snap_compare(app, terminal_size=size, run_before=_settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_masque_assist_entries(snap_compare, size):
+    assert snap_compare(saved_app(), terminal_size=size, run_before=_settle)
+
+
+@run_async(timeout=120)
+async def test_masque_assist_by_taps():
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-taps")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, AssistScreen)
+        await pilot.pause(0.2)
+        assert screen.result and screen.result["status"] == "ok"
+        assert screen.result["deadly"]["12:10"]["purple"] == pytest.approx(2 / 7)
+        # 12:10 purple is my card: surely safe
+        await pilot.click("#mq-slot-1")
+        await pilot.click("#mq-room-2")
+        await pilot.click("#mq-do-0")
+        await pilot.pause(0.3)
+        assert screen.entries == [{"type": "rumor", "card": "12:10 purple"}]
+        assert screen.result["deadly"]["12:10"]["purple"] == 0.0
+        assert "12:10 purple" in screen.result["certain"]["safe"]
+        # Evidence: 12:10 green is deadly; I stand in Green
+        await pilot.click("#mq-room-3")
+        await pilot.click("#mq-do-2")
+        await pilot.click("#mq-do-3")
+        await pilot.pause(0.3)
+        assert screen.result["deadly"]["12:10"]["green"] == 1.0
+        assert screen.result["best_plan"]["start"] == "green"
+        assert screen.result["best_plan"]["rooms"][1] != "green"
+        saved = load_session(screen.session_id)
+        assert saved.game == "masque" and saved.mode == "assist"
+        assert saved.log == screen.entries and len(saved.log) == 3
+        # undo by tap, then select an entry and replace it
+        await pilot.click("#mq-tools-0")
+        await pilot.pause(0.2)
+        assert len(screen.entries) == 2
+        await pilot.click(".mq-log #" + screen._log_widget.id + "-0")
+        await pilot.click("#mq-room-5")
+        await pilot.click("#mq-tools-2")
+        await pilot.pause(0.3)
+        assert screen.entries[0] == {"type": "rumor", "card": "12:10 white"}
+        # a contradiction is reported, nothing is lost
+        await pilot.click("#mq-room-5")
+        await pilot.click("#mq-do-2")
+        await pilot.pause(0.3)
+        assert screen.result["status"] == "contradiction"
+        assert len(load_session(screen.session_id).log) == 3
+
+    # resume: the same notes come back
+    app2 = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-taps")
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.4)
+        screen2 = app2.screen
+        assert isinstance(screen2, AssistScreen)
+        assert len(screen2.entries) == 3
+        assert screen2.result["status"] == "contradiction"

@@ -1,0 +1,396 @@
+"""The Masque table assistant: enter your Rumor cards and what you learn, see where it is safe at midnight.
+
+One assist session (game ``masque``, mode ``assist``) holds the solver's ``config`` and ``log``
+exactly in the ``unmask solve masque`` format (``docs/masque.md``). Every change is saved at once
+and solved again in a thread worker. Everything is a tap (big buttons on a tall screen, explicit
+scroll buttons) and a key.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine.masque import ROOMS, SLOTS
+from engine.session import Session, SessionError
+from tui.storage import load_session, new_session_id, save_session
+from tui.widgets.choices import Choices
+from tui.widgets.scroll import ScrollButtons
+
+ABBR = {"black": "Bk", "blue": "Bu", "purple": "Pu", "green": "Gr", "orange": "Or", "white": "Wh", "violet": "Vi"}
+KINDS = (("My card (c)", "rumor"), ("Seen (s)", "seen"), ("Evidence (e)", "evidence"), ("I'm here (h)", "start"))
+TOOLS = (("Undo (u)", "undo"), ("Delete (x)", "delete"), ("Replace (r)", "replace"), ("Variant (v)", "variant"))
+UNDO_KEPT = 30
+
+
+def entry_text(e: dict) -> str:
+    """One log entry as a short sentence."""
+    t = e.get("type")
+    if t == "rumor":
+        return f"My card {e['card']}: safe"
+    if t == "hand":
+        return "My cards " + ", ".join(e["cards"]) + ": safe"
+    if t == "seen":
+        return f"Seen {e['card']}: safe"
+    if t == "evidence":
+        return f"Evidence {e['slot']}: {e['room']} is deadly"
+    if t == "start":
+        return f"I'm in {e['room'].title()}"
+    if t == "ask":
+        return f"{e.get('by')} asked {e.get('target')} for {e.get('slot')}"
+    return json.dumps(e)
+
+
+def entry_slot_room(e: dict) -> tuple[str | None, str | None]:
+    if e.get("type") in ("rumor", "seen"):
+        slot, _, room = e["card"].partition(" ")
+        return slot, room
+    if e.get("type") == "evidence":
+        return e["slot"], e["room"]
+    if e.get("type") == "start":
+        return None, e["room"]
+    return None, None
+
+
+def make_entry(kind: str, slot: str, room: str) -> dict:
+    if kind in ("rumor", "seen"):
+        return {"type": kind, "card": f"{slot} {room}"}
+    if kind == "evidence":
+        return {"type": "evidence", "slot": slot, "room": room}
+    return {"type": "start", "room": room}
+
+
+def grid_text(result: dict | None) -> Text:
+    """The 6 x 7 grid of slots x rooms: % chance of death, ✓ surely safe, ✗ surely deadly;
+    the best plan's rooms are underlined."""
+    t = Text()
+    t.append("Chance of death, % (reverse: best plan)\n", style="bold underline")
+    t.append("Slot   " + "".join(f"{ABBR[r]:>4}" for r in ROOMS) + "\n", style="bold")
+    ok = bool(result) and result.get("status") == "ok"
+    best = result["best_plan"]["rooms"] if ok else [None] * len(SLOTS)
+    for k, slot in enumerate(SLOTS):
+        t.append(f"{slot}  ", style="bold")
+        for room in ROOMS:
+            if not ok:
+                t.append("   ?", style="dim")
+                continue
+            p = result["deadly"][slot][room]
+            text, style = (
+                ("   ✓", "bold green")
+                if p <= 0
+                else ("   ✗", "bold red")
+                if p >= 1
+                else (f"{round(p * 100):4d}", "yellow" if p > 0.3 else "")
+            )
+            if best[k] == room:
+                style += " reverse"
+            t.append(text, style=style.strip())
+        t.append("\n")
+    return t
+
+
+def advice_text(result: dict | None, start: str | None) -> Text:
+    t = Text()
+    if not result:
+        t.append("Solving…", style="dim")
+        return t
+    if result.get("status") != "ok":
+        t.append("Contradiction: ", style="bold red")
+        t.append(result.get("message", ""))
+        conflict = result.get("conflict") or []
+        if conflict:
+            t.append("\nEntries " + ", ".join(f"#{i + 1}" for i in conflict) + ": delete or replace one.")
+        return t
+    best = result["best_plan"]
+    t.append("My starting room: ", style="bold")
+    t.append(f"{start.title() if start else 'not entered (h)'}\n")
+    t.append("Best plan: ", style="bold")
+    t.append(f"from {best['start'].title()}, survives {best['survival']:.0%}\n")
+    arrows = {"cw": "↻", "ccw": "↺", "stay": "·"}
+    t.append("  " + " ".join(f"{arrows[d]}{ABBR[r]}" for d, r in zip(best["moves"], best["rooms"], strict=True)) + "\n")
+    ask = result["ask_slot"]
+    t.append("Ask for slot: ", style="bold")
+    t.append(f"{ask['slot']} (+{ask['gain']:.1%})\n")
+    t.append("Best by start: ", style="bold")
+    t.append(" ".join(f"{ABBR[r]} {p:.0%}" for r, p in result["by_start"].items()) + "\n")
+    return t
+
+
+class LogChoices(Choices):
+    """The log entries: one line each, even on a tall screen, so many fit."""
+
+    def on_mount(self) -> None:
+        # Textual runs Choices.on_mount after this one (every class's handler runs): undo its "-few" after.
+        self.call_after_refresh(self.set_class, False, "-few")
+
+
+class AssistScreen(Screen[None]):
+    """Notes for a real Masque table: Rumor cards and looks in, safe rooms and the best plan out."""
+
+    HELP_TITLE = "Masque assistant"
+    AUTO_FOCUS = "#mq-slot"
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #mq-title { height: 1; padding: 0 1; background: $panel; text-style: bold; }
+    #mq-main { height: 1fr; }
+    #mq-left { width: 1fr; padding: 0 1; }
+    #mq-right { width: 1fr; padding: 0 1; }
+    Screen.-wide #mq-left { width: 1.4fr; }
+    .mq-label { text-style: bold; height: 1; }
+    #mq-log-scroll { height: 1fr; min-height: 3; }
+    #mq-out { height: 1fr; }
+    #mq-grid { height: auto; }
+    #mq-advice { height: auto; margin: 1 0 0 0; }
+    Choices.mq-log { grid-rows: 1 !important; }
+    Choices.mq-log Choice { height: 1 !important; }
+    Screen.-short #mq-main ScrollButtons Button { height: 1; border: none; min-width: 6; }
+    """
+    BINDINGS: ClassVar = [
+        Binding("c", "add('rumor')", "My card", id="mq.rumor"),
+        Binding("s", "add('seen')", "Seen", id="mq.seen"),
+        Binding("e", "add('evidence')", "Evidence", id="mq.evidence"),
+        Binding("h", "add('start')", "I'm here", id="mq.start"),
+        Binding("u,ctrl+z", "undo", "Undo", id="mq.undo"),
+        Binding("x,delete", "delete", "Delete", id="mq.delete"),
+        Binding("r", "replace", "Replace", id="mq.replace"),
+        Binding("v", "variant", "Variant", show=False, id="mq.variant"),
+        *[Binding(str(k + 1), f"slot({k})", f"Slot {SLOTS[k]}", show=False) for k in range(len(SLOTS))],
+        Binding("escape", "close", "Close", id="mq.close"),
+    ]
+
+    def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.session = session
+        self.config: dict = {"red_death": 2}
+        self.entries: list[dict] = []
+        self.history: list[list[dict]] = []
+        self.selected: int | None = None
+        self.result: dict | None = None
+        self.error: str | None = None
+        self._gen = 0
+        self._log_n = 0
+        self._log_widget: Choices | None = None
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="mq-title")
+        with Horizontal(id="mq-main"):
+            with Vertical(id="mq-left"):
+                yield Static("Time slot", classes="mq-label")
+                yield Choices([(s, s) for s in SLOTS], columns=3, keep_selection=True, id="mq-slot")
+                yield Static("Room", classes="mq-label")
+                yield Choices([(r.title(), r) for r in ROOMS], columns=3, keep_selection=True, id="mq-room")
+                yield Static("Add what you learned", classes="mq-label")
+                yield Choices(list(KINDS), columns=4 if self.app.size.width >= 110 else 2, id="mq-do")
+                yield Choices(list(TOOLS), columns=4 if self.app.size.width >= 110 else 2, id="mq-tools")
+                yield Static("Log (tap to select)", classes="mq-label", id="mq-log-label")
+                with VerticalScroll(id="mq-log-scroll"):
+                    yield LogChoices([], keep_selection=True, id="mq-log-0", classes="mq-log")
+                yield ScrollButtons("#mq-log-scroll", id="mq-log-scrollbtn")
+            with Vertical(id="mq-right"):
+                with VerticalScroll(id="mq-out"):
+                    yield Static(id="mq-grid")
+                    yield Static(id="mq-advice")
+                yield ScrollButtons("#mq-out", id="mq-out-scrollbtn")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for sel in ("#mq-slot", "#mq-room"):
+            c = self.query_one(sel, Choices)
+            c.selected = 0
+            c._paint()
+        try:
+            if self.session is None and self.session_id is not None and self._exists(self.session_id):
+                self.session = load_session(self.session_id)
+            if self.session is not None:
+                if self.session.game != "masque" or self.session.mode != "assist":
+                    raise SessionError(
+                        f"This is a {self.session.game} {self.session.mode} session, not a Masque table-assistant one."
+                    )
+                self.config = dict(self.session.config or {"red_death": 2})
+                self.entries = [e for e in self.session.log if isinstance(e, dict)]
+                undo = self.session.extra.get("undo", [])
+                self.history = [h for h in undo if isinstance(h, list)] if isinstance(undo, list) else []
+        except SessionError as e:
+            self.error = str(e)
+            self.notify(str(e), title="Cannot open this session", severity="error")
+            self.session = None
+            self.session_id = None
+        if self.session_id is None:
+            self.session_id = new_session_id("masque", "assist")
+        if self.session is None:
+            self.session = Session(game="masque", mode="assist", config=self.config, log=[])
+        self._changed(save=False)
+
+    @staticmethod
+    def _exists(session_id: str) -> bool:
+        """A named session that is not on disk yet is a new table under that name."""
+        from tui.storage import sessions_dir
+
+        return (sessions_dir() / f"{session_id}.json").exists()
+
+    # ----------------------------------------------------------------- state
+
+    def _pick(self, sel: str) -> str:
+        return self.query_one(sel, Choices).value
+
+    def _start(self) -> str | None:
+        for e in reversed(self.entries):
+            if e.get("type") == "start":
+                return e["room"]
+        return None
+
+    def _set(self, entries: list[dict]) -> None:
+        self.history.append(list(self.entries))
+        self.history = self.history[-UNDO_KEPT:]
+        self.entries = entries
+        self._changed()
+
+    def _changed(self, save: bool = True) -> None:
+        self._gen += 1
+        self._draw()
+        if save:
+            self._save()
+        self._solve(self._gen, json.loads(json.dumps(self.config)), json.loads(json.dumps(self.entries)))
+
+    def _save(self) -> None:
+        if self.session is None or self.session_id is None:
+            return
+        self.session.config = self.config
+        self.session.log = self.entries
+        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
+        try:
+            save_session(self.session, self.session_id)
+        except (OSError, SessionError) as e:
+            self.notify(f"Could not save: {e}", title="Autosave", severity="error")
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="masque-assist")
+    def _solve(self, gen: int, config: dict, log: list[dict]) -> None:
+        from solvers.masque.solver import SolverInputError, solve
+
+        try:
+            result = solve(config, log)
+        except SolverInputError as e:
+            result = {"status": "error", "message": str(e)}
+        self.app.call_from_thread(self._solved, gen, result)
+
+    def _solved(self, gen: int, result: dict) -> None:
+        if gen != self._gen or not self.is_mounted:
+            return
+        self.result = result
+        self._draw_out()
+
+    # ----------------------------------------------------------------- drawing
+
+    def _draw(self) -> None:
+        variant = "harder (3 Red Death cards a slot)" if self.config.get("red_death") == 3 else "standard"
+        self.query_one("#mq-title", Static).update(
+            f"Masque assistant · {variant} · {len(self.entries)} entries · session {self.session_id}"
+        )
+        log = self._log_widget or self.query_one(".mq-log", Choices)
+        options = [(f"#{i + 1} {entry_text(e)}", i) for i, e in enumerate(self.entries)]
+        if self.selected is not None and self.selected >= len(options):
+            self.selected = None
+        if [o[0] for o in options] != [o[0] for o in log.options]:
+            self._log_n += 1
+            new = LogChoices(options, keep_selection=True, id=f"mq-log-{self._log_n}", classes="mq-log")
+            new.selected = self.selected
+            new.current = self.selected if self.selected is not None else max(0, len(options) - 1)
+            log.remove()
+            scroll = self.query_one("#mq-log-scroll", VerticalScroll)
+            scroll.mount(new)
+            self._log_widget = new
+            self.call_after_refresh(scroll.scroll_end, animate=False)
+        else:
+            log.selected = self.selected
+            log._paint()
+        self._draw_out()
+
+    def _draw_out(self) -> None:
+        self.query_one("#mq-grid", Static).update(grid_text(self.result))
+        self.query_one("#mq-advice", Static).update(advice_text(self.result, self._start()))
+
+    # ----------------------------------------------------------------- actions
+
+    def action_add(self, kind: str) -> None:
+        entry = make_entry(kind, self._pick("#mq-slot"), self._pick("#mq-room"))
+        self.selected = None
+        self._set([*self.entries, entry])
+        self.notify(entry_text(entry), title="Added")
+
+    def action_undo(self) -> None:
+        if not self.history:
+            self.notify("Nothing to undo.", title="Undo")
+            return
+        self.entries = self.history.pop()
+        self.selected = None
+        self._changed()
+
+    def action_delete(self) -> None:
+        if self.selected is None:
+            self.notify("Tap a log entry first.", title="Delete")
+            return
+        entries = [e for i, e in enumerate(self.entries) if i != self.selected]
+        self.selected = None
+        self._set(entries)
+
+    def action_replace(self) -> None:
+        if self.selected is None:
+            self.notify("Tap a log entry first, pick the slot and room, then Replace.", title="Replace")
+            return
+        old = self.entries[self.selected]
+        kind = old.get("type")
+        if kind not in ("rumor", "seen", "evidence", "start"):
+            self.notify("This entry cannot be replaced here; delete it instead.", title="Replace")
+            return
+        entries = list(self.entries)
+        entries[self.selected] = make_entry(kind, self._pick("#mq-slot"), self._pick("#mq-room"))
+        self._set(entries)
+
+    def action_variant(self) -> None:
+        self.history.append(list(self.entries))
+        self.config = {**self.config, "red_death": 2 if self.config.get("red_death") == 3 else 3}
+        self.config.pop("variant", None)
+        self._changed()
+
+    def action_slot(self, k: int) -> None:
+        self.query_one("#mq-slot", Choices).pick(k)
+
+    def action_close(self) -> None:
+        self.app.action_home()  # type: ignore[attr-defined]
+
+    def on_choices_chosen(self, event: Choices.Chosen) -> None:
+        cid = event.choices.id
+        if cid == "mq-do":
+            event.stop()
+            self.action_add(event.value)
+        elif cid == "mq-tools":
+            event.stop()
+            {
+                "undo": self.action_undo,
+                "delete": self.action_delete,
+                "replace": self.action_replace,
+                "variant": self.action_variant,
+            }[event.value]()
+        elif event.choices.has_class("mq-log"):
+            event.stop()
+            self.selected = event.value
+            slot, room = entry_slot_room(self.entries[event.value])
+            if slot in SLOTS:
+                c = self.query_one("#mq-slot", Choices)
+                c.selected = c.current = SLOTS.index(slot)
+                c._paint()
+            if room in ROOMS:
+                c = self.query_one("#mq-room", Choices)
+                c.selected = c.current = ROOMS.index(room)
+                c._paint()

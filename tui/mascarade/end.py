@@ -1,0 +1,85 @@
+"""The end of a Mascarade game: who won and why, and every card face up."""
+
+from __future__ import annotations
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from tui.mascarade.model import REASONS, mask_name, place_name, winners_text
+from tui.widgets.choices import Btn
+
+
+class EndScreen(Screen):
+    """Built from plain data (the final view and the final cards), so it holds no game."""
+
+    BINDINGS = [
+        Binding("n", "new_game", "New game", id="end-new"),
+        Binding("h", "home", "Home", id="end-home"),
+        Binding("b", "board", "Table & log", id="end-board"),
+        Binding("q", "app.quit", "Quit", id="end-quit"),
+    ]
+    HELP_TITLE = "Game over"
+    DEFAULT_CSS = """
+    #mq-end-box { width: 78; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
+                  background: $surface; padding: 0 1; }
+    EndScreen { align: center middle; }
+    #mq-end-title { text-style: bold; width: 100%; content-align: center middle; color: $text-primary; }
+    #mq-end-scroll { height: auto; max-height: 16; }
+    """
+
+    def __init__(self, view: dict, cards: list[str]) -> None:
+        super().__init__()
+        self.view = view
+        self.cards = cards
+
+    def compose(self) -> ComposeResult:
+        v = self.view
+        res = v["result"] or {"winners": [], "reason": "", "coins": v["coins"], "court": v["court"], "turns": 0}
+        winners = res["winners"]
+        headline = "You won!" if v["seat"] in winners else "Game over"
+        n = len(v["players"])
+        grid = RichTable(box=None, padding=(0, 2), show_header=True, header_style="bold")
+        grid.add_column("Place")
+        grid.add_column("Coins", justify="right")
+        grid.add_column("Card")
+        grid.add_column("")
+        for p in range(len(self.cards)):
+            coins = str(res["coins"][p]) if p < n else ""
+            mark = "winner" if p in winners else ""
+            style = "bold green" if p in winners else ""
+            name = place_name(v, p) + (" (you)" if p == v["seat"] else "")
+            grid.add_row(Text(name, style=style), coins, mask_name(v, self.cards[p]), Text(mark, style=style))
+        reason = REASONS.get(res["reason"], res["reason"])
+        with Vertical(id="mq-end-box"):
+            yield Static(headline, id="mq-end-title")
+            yield Static(f"{winners_text(v, winners)} — {reason}. {res['turns']} turns; "
+                         f"{res['court']} coin(s) left in the courthouse.", id="mq-end-reason")
+            with VerticalScroll(id="mq-end-scroll"):
+                yield Static(grid, id="mq-end-cards")
+            with Horizontal(classes="dialog-buttons"):
+                yield Btn("New game (n)", id="end-new", variant="primary")
+                yield Btn("Home (h)", id="end-home")
+                yield Btn("Table (b)", id="end-board")
+                yield Btn("Quit (q)", id="end-quit", variant="error")
+        yield Footer()
+
+    def action_new_game(self) -> None:
+        self.app.action_new_game()  # type: ignore[attr-defined]
+
+    def action_home(self) -> None:
+        self.app.action_home()  # type: ignore[attr-defined]
+
+    def action_board(self) -> None:
+        self.app.pop_screen()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"end-new": self.action_new_game, "end-home": self.action_home, "end-board": self.action_board,
+                   "end-quit": self.app.exit}
+        action = actions.get(event.button.id or "")
+        if action:
+            action()

@@ -1,0 +1,390 @@
+"""The Mascarade play screen: one human seat at a :class:`solvers.table.Table`, the other seats bots.
+
+The screen reads only its seat's view and acts only through ``table.submit``. What you believe
+lies under each card comes from ``solvers.mascarade.solve`` fed with your own events (run in a
+thread worker). Bots move one action per ``app.bot_delay`` seconds on a timer (all at once
+when the delay is 0). After every change the session is saved.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Static
+
+from engine.core import IllegalAction
+from tui.mascarade import model as m
+from tui.widgets.choices import Btn
+from tui.widgets.logview import LogView
+
+if TYPE_CHECKING:
+    from solvers.table import Table
+
+AUTO_DIALOG = {"claim", "power", "spy", "guru"}  # pending kinds that open their dialog by themselves
+
+
+class PlayScreen(Screen):
+    """The seats around the table, the courthouse, the log and an action bar; bots play on a timer."""
+
+    HELP_TITLE = "Mascarade: play"
+    AUTO_FOCUS = None
+    BINDINGS = [
+        *[Binding(key, f"act('{kind}')", desc, tooltip=full, id=f"mq-{kind}") for kind, key, desc, full in m.ACTIONS],
+        # The same keys when the rules do not allow the action now: say why instead of doing nothing.
+        *[Binding(key, f"illegal('{kind}')", desc, tooltip=full, show=False) for kind, key, desc, full in m.ACTIONS],
+        Binding("f", "results", "Results", id="mq-results"),
+        Binding("escape", "app.home", "Home", id="mq-home"),
+    ]
+    DEFAULT_CSS = """
+    #mq-main { height: 1fr; }
+    #mq-table { width: 44; height: 100%; padding: 0 1; border-right: tall $panel; }
+    Screen.-wide #mq-table { width: 60; }
+    #mq-log { width: 1fr; height: 100%; }
+    #mq-status { height: 1; padding: 0 1; background: $panel; }
+    #mq-prompt { height: auto; padding: 0 1; background: $primary 20%; }
+    #mq-actions { height: 3; }
+    Button.mq-act { min-width: 8; width: auto; margin: 0 1 0 0; }
+    """
+
+    def __init__(self, table: Table, seat: int, session_id: str) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+        self.session_id = session_id
+        self.view: dict = table.view(seat)
+        self.probs: dict | None = None  # the solver's probabilities per place name
+        self._probs_at = -1  # the event count they were computed for
+        self._timer: Timer | None = None
+        self._log_n = 0
+        self._asked: tuple | None = None
+        self._end_shown = False
+        self._save_failed = False
+        self._drawn: dict[str, Any] = {}
+        self._actions_drawn: tuple | None = None
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="mq-status")
+        with Horizontal(id="mq-main"):
+            yield Static(id="mq-table")
+            with Vertical(id="mq-log"):
+                yield LogView(id="mq-logview")
+        yield Static(id="mq-prompt")
+        with Horizontal(id="mq-actions"):
+            for kind, key, label, full in m.ACTIONS:
+                yield Btn(f"{label} ({key})", id=f"act-{kind}", classes="mq-act", tooltip=full)
+            yield Btn("Results (f)", id="act-results", classes="mq-act", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#mq-logview", LogView).styles.height = "100%"
+        self.sync()
+
+    def on_unmount(self) -> None:
+        self._stop_timer()
+
+    def on_screen_resume(self) -> None:
+        if self.is_mounted:
+            self._maybe_ask()
+
+    # ----------------------------------------------------------------- the loop
+
+    def sync(self) -> None:
+        """Let instant bots play, redraw from the seat's view, then ask what is needed."""
+        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
+            self._run_bots_now()
+        self.view = self.table.view(self.seat)
+        self._redraw()
+        self._update_belief()
+        if self.table.is_over():
+            self._stop_timer()
+            self._show_end()
+            return
+        if self.table.waiting_for_bot():
+            self._schedule_bot()
+            return
+        self._maybe_ask()
+
+    def _run_bots_now(self) -> None:
+        stepped = False
+        try:
+            while self.table.waiting_for_bot():
+                self.table.step_bot()
+                stepped = True
+        except Exception as e:  # a bot bug must not take the game down
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
+        if stepped:
+            self._save()
+
+    def _schedule_bot(self) -> None:
+        if self._timer is None:
+            self._timer = self.set_timer(self.app.bot_delay, self._bot_tick)  # type: ignore[attr-defined]
+
+    def _bot_tick(self) -> None:
+        self._timer = None
+        if not self.table.waiting_for_bot():
+            return
+        try:
+            self.table.step_bot()
+        except Exception as e:
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
+            return
+        self._save()
+        self.sync()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def bot_delay_changed(self) -> None:
+        """Called by the app when the bot speed setting changes."""
+        self._stop_timer()
+        if self.is_mounted:
+            self.sync()
+
+    def _maybe_ask(self) -> None:
+        """Open the dialog the rules ask for now (claim or pass, a power's choice…), once per decision."""
+        v = self.view
+        pend = v["pending"] or {}
+        if v["to_act"] != self.seat or pend.get("kind") not in AUTO_DIALOG:
+            return
+        point = (len(self.table.log), pend.get("kind"))
+        if point == self._asked or self.app.screen is not self:
+            return
+        self._asked = point
+        self.open_dialog("claim" if pend["kind"] == "claim" else "choose")
+
+    def _show_end(self) -> None:
+        if self._end_shown:
+            return
+        self._end_shown = True
+        self.call_after_refresh(self.action_results)
+
+    # ----------------------------------------------------------------- beliefs
+
+    def _update_belief(self) -> None:
+        events = self.view["events"]
+        at = events[-1]["n"] + 1 if events else 0
+        if at != self._probs_at:
+            self._solve(self.view, at)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="mq-belief")
+    def _solve(self, view: dict, at: int) -> None:
+        from solvers.mascarade import ObservationLog, solve
+
+        try:
+            obs = ObservationLog.from_view(view)
+            res = solve(obs.config or {}, obs.log, advice=False)
+        except Exception as e:  # beliefs are an aid: never take the game down
+            self.app.call_from_thread(self._belief_failed, f"{e.__class__.__name__}: {e}")
+            return
+        probs = res.get("probabilities") if res.get("status") == "ok" else None
+        self.app.call_from_thread(self._belief_ready, at, probs)
+
+    def _belief_ready(self, at: int, probs: dict | None) -> None:
+        events = self.view["events"]
+        latest = events[-1]["n"] + 1 if events else 0
+        if at != latest or not self.is_mounted:
+            return  # an older answer: a newer one is on its way
+        self._probs_at = at
+        self.probs = probs
+        self._put("#mq-table", self._table_text())
+
+    def _belief_failed(self, message: str) -> None:
+        self.notify(f"Beliefs unavailable: {message}".splitlines()[0], severity="warning", title="Beliefs")
+
+    # ----------------------------------------------------------------- drawing
+
+    def _put(self, selector: str, content: Any) -> None:
+        key = content.markup if isinstance(content, Text) else content
+        if self._drawn.get(selector) != key:
+            self._drawn[selector] = key
+            self.query_one(selector, Static).update(content)
+
+    def _redraw(self) -> None:
+        v = self.view
+        self._put("#mq-status", m.status_line(v))
+        self._put("#mq-prompt", Text(m.prompt(v), style="bold"))
+        self._put("#mq-table", self._table_text())
+        self._render_log()
+        self._render_actions()
+
+    def _table_text(self) -> Text:
+        v = self.view
+        probs = self.probs if self._probs_at >= 0 else None
+        wide = self.app.size.width >= 110
+        name_w = 14 if wide else 10
+        t = Text()
+        t.append(f"{'':2}{'Seat':<{name_w}} {'Coins':>5}  Card {'(you believe)' if wide else ''}\n", style="bold")
+        for row in m.place_rows(v, probs):
+            if row.coins is None and row.place == len(v["players"]):
+                t.append("\n")
+            mark = "▶ " if row.to_act else "• " if row.turn else "  "
+            name = row.name + (" (you)" if row.me and wide else "*" if row.me else "")
+            style = "bold" if row.to_act or row.me else ""
+            t.append(mark, style="bold yellow")
+            t.append(f"{name[:name_w]:<{name_w}}", style=style)
+            t.append(f" {row.coins:>5}" if row.coins is not None else f" {'':>5}")
+            t.append("  ▮ ", style="dim")
+            t.append(row.belief, style="bold green" if row.sure else "yellow")
+            t.append("\n")
+        t.append("\n")
+        t.append("Courthouse: ", style="bold")
+        t.append(f"{v['court']} coin(s)\n")
+        ann = v["announcement"]
+        if ann:
+            t.append("Announced: ", style="bold")
+            t.append(f"{m.place_name(v, ann['seat'])} → {m.mask_name(v, ann['mask'])}")
+            if len(ann["claimants"]) > 1:
+                t.append(" · claims: " + ", ".join(m.place_name(v, s) for s in ann["claimants"][1:]))
+            t.append("\n")
+        if wide:
+            t.append("\nMasks in play: ", style="bold")
+            t.append(", ".join(m.mask_name(v, x) for x in v["masks"]) + "\n")
+            t.append("▶ to act  • whose turn  * you; % = your belief (solver)\n", style="dim")
+        return t
+
+    def _render_log(self) -> None:
+        log = self.query_one("#mq-logview", LogView)
+        events = self.view["events"]
+        last = events[-1]["n"] + 1 if events else 0
+        if last < self._log_n:
+            log.reset()
+            self._log_n = 0
+        new = []
+        for ev in events:
+            if ev["n"] < self._log_n:
+                continue
+            line = m.describe(ev, self.view)
+            if line:
+                style = "bold" if ev["t"] in ("turn", "end") else ""
+                if ev["t"] in ("look", "spy_look") and ev.get("seat") == self.seat:
+                    style = "bold green"
+                elif ev["t"] in ("reveal", "fine", "verdict"):
+                    style = "magenta"
+                new.append(Text(line, style=style))
+        log.extend(new)
+        self._log_n = last
+
+    def _available(self) -> set[str]:
+        return m.legal_kinds(self.view)
+
+    def _render_actions(self) -> None:
+        kinds = self._available()
+        state = (frozenset(kinds), self.view["over"])
+        if state == self._actions_drawn:
+            return
+        self._actions_drawn = state
+        for kind, *_ in m.ACTIONS:
+            self.query_one(f"#act-{kind}", Button).display = kind in kinds
+        self.query_one("#act-results", Button).display = self.view["over"]
+        self.refresh_bindings()
+
+    # ----------------------------------------------------------------- acting
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "act":
+            return parameters[0] in self._available()
+        if action == "results":
+            return bool(self.view["over"])
+        return True
+
+    def submit(self, action: tuple) -> bool:
+        """Submit one action for the human seat; an illegal one becomes a notification and changes nothing."""
+        try:
+            self.table.submit(self.seat, action)
+        except IllegalAction as e:
+            self.notify(str(e), title="Not allowed", severity="warning")
+            return False
+        self._save()
+        self.sync()
+        return True
+
+    def action_act(self, kind: str) -> None:
+        if kind in ("swap", "announce", "claim", "choose"):
+            self.open_dialog(kind)
+        else:
+            self.submit((kind,))
+
+    def action_illegal(self, kind: str) -> None:
+        """The key of an action the rules do not allow now: let the engine say why."""
+        v = self.view
+        other = next(p for p in range(len(v["places"])) if p != self.seat)
+        probes = {"swap": ("swap", other, False), "announce": ("announce", v["masks"][0]),
+                  "choose": ("name", v["masks"][0])}
+        reason = self._why_not(probes.get(kind, (kind,)))
+        if reason is None:
+            self.action_act(kind)
+            return
+        self.notify(reason, title="Not allowed", severity="warning")
+
+    def _why_not(self, action: tuple) -> str | None:
+        """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""
+        from solvers.table import Table
+
+        try:
+            Table.from_session(self.table.to_session()).submit(self.seat, action)
+        except IllegalAction as e:
+            return str(e)
+        except Exception:
+            return "That is not possible now."
+        return None
+
+    def open_dialog(self, kind: str) -> None:
+        from tui.mascarade import dialogs as d
+
+        if kind not in self._available():
+            self.action_illegal(kind)
+            return
+        v = self.view
+        builders = {"swap": d.swap_dialog, "announce": d.announce_dialog, "claim": d.claim_dialog,
+                    "choose": d.choice_dialog}
+        self.app.push_screen(builders[kind](v), self._chosen)
+
+    def _chosen(self, action: Any) -> None:
+        if action:
+            self.submit(tuple(action))
+
+    def action_results(self) -> None:
+        from tui.mascarade.end import EndScreen
+
+        if not self.table.is_over():
+            return
+        # Every card is public once the game is over (the end screen shows them all).
+        cards = list(self.table.state.cards)
+        self.app.push_screen(EndScreen(self.view, cards))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid == "act-results":
+            self.action_results()
+        elif bid.startswith("act-"):
+            kind = bid.removeprefix("act-")
+            if kind in self._available():
+                self.action_act(kind)
+            else:
+                self.action_illegal(kind)
+
+    # ----------------------------------------------------------------- saving
+
+    def _save(self) -> None:
+        from tui.storage import save_session
+
+        try:
+            save_session(self.table.to_session(), self.session_id)
+        except Exception as e:
+            if not self._save_failed:
+                self.notify(f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
+                            severity="error", title="Autosave")
+            self._save_failed = True
+        else:
+            self._save_failed = False

@@ -1,0 +1,639 @@
+"""The Masque play screen: one human seat at a :class:`solvers.table.Table`, the other seats bots.
+
+The screen reads only its seat's view and acts only through ``table.submit`` / ``table.undo``.
+Bots move one action per ``app.bot_delay`` seconds on a timer (all at once when the delay is 0).
+The safe-room grid comes from ``solvers.masque.solver.solve`` run in a thread worker on the log
+that this seat's events give. After every change the session is saved atomically.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.events import Click
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
+
+from engine.core import IllegalAction
+from engine.masque import ROOMS, SLOTS
+from tui.masque import model as m
+from tui.widgets.choices import Btn
+from tui.widgets.logview import LogView
+
+if TYPE_CHECKING:
+    from solvers.table import Table
+
+TABS = ("tab-log", "tab-cards", "tab-risk", "tab-nobles", "tab-midnight")
+SUB_DECISIONS = {"target", "ask", "give", "look", "peek", "return"}
+
+
+class RoomCell(Static):
+    """One room of the abbey ring; a click moves (or places, or waltzes) there."""
+
+    class Clicked(Message):
+        def __init__(self, room: str) -> None:
+            super().__init__()
+            self.room = room
+
+    def __init__(self, room: str) -> None:
+        super().__init__(id=f"room-{room}", classes="room")
+        self.room = room
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Clicked(self.room))
+
+
+class PlayScreen(Screen):
+    """Abbey ring, cards, safe-room grid, nobles, midnight; an action bar; bots play on a timer."""
+
+    HELP_TITLE = "Masque of the Red Death: play"
+    AUTO_FOCUS = None
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #ring { grid-size: 4 2; grid-gutter: 0 1; height: 1fr; min-height: 8; }
+    RoomCell { width: 1fr; height: 1fr; background: $boost; overflow: hidden; padding: 0 1; pointer: pointer; }
+    RoomCell:hover { background: $primary 30%; }
+    RoomCell.-reachable { background: $success 45%; }
+    RoomCell.-here { text-style: bold; }
+    #route-cell { width: 1fr; height: 1fr; padding: 0 1; color: $text-muted; overflow: hidden; }
+    #track { height: auto; max-height: 2; padding: 0 1; }
+    #rumor-strip { display: none; height: auto; max-height: 6; padding: 0 1; background: $boost; }
+    Screen.-tall #rumor-strip { display: block; }
+    """
+    BINDINGS = [
+        Binding("a", "act", "Act…", id="masque-act"),
+        Binding("p", "plan", "Plan…", id="masque-plan"),
+        Binding("y", "ready", "Ready", id="masque-ready"),
+        Binding("z", "undo", "Undo", id="masque-undo"),
+        Binding("f", "results", "Results", id="masque-results"),
+        Binding("1", "tab(0)", "Log tab", show=False, id="masque-tab-log"),
+        Binding("2", "tab(1)", "Cards tab", show=False, id="masque-tab-cards"),
+        Binding("3", "tab(2)", "Risk tab", show=False, id="masque-tab-risk"),
+        Binding("4", "tab(3)", "Nobles tab", show=False, id="masque-tab-nobles"),
+        Binding("5", "tab(4)", "Midnight tab", show=False, id="masque-tab-midnight"),
+        Binding("escape", "app.home", "Home", id="masque-home"),
+    ]
+
+    def __init__(self, table: Table, seat: int, session_id: str) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+        self.session_id = session_id
+        self.view: dict = table.view(seat)
+        self.solved: dict | None = None
+        self._solved_for = -1
+        self._timer: Timer | None = None
+        self._log_n = 0
+        self._asked: tuple | None = None
+        self._end_shown = False
+        self._save_failed = False
+        self._drawn: dict[str, str] = {}
+        self._midnight_shown = 0
+        self._midnight_timer: Timer | None = None
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="play-main"):
+            with Vertical(id="play-left"):
+                with Grid(id="ring"):
+                    for room in ROOMS:
+                        yield RoomCell(room)
+                    yield Static(id="route-cell")
+                yield Static(id="track")
+                yield Static(id="rumor-strip")
+            with TabbedContent(id="side", initial="tab-log"):
+                with TabPane("Log", id="tab-log"):
+                    yield LogView(id="log")
+                with TabPane("Cards", id="tab-cards"), VerticalScroll(classes="side-scroll"):
+                    yield Static(id="cards")
+                with TabPane("Risk", id="tab-risk"), VerticalScroll(classes="side-scroll"):
+                    yield Static(id="risk")
+                with TabPane("Who", id="tab-nobles"), VerticalScroll(classes="side-scroll"):
+                    yield Static(id="nobles")
+                with TabPane("Night", id="tab-midnight"), VerticalScroll(classes="side-scroll"):
+                    yield Static(id="midnight")
+        yield Static(id="prompt")
+        with Horizontal(id="actions"):
+            yield Btn("Act… (a)", id="act-act", classes="act", variant="primary")
+            yield Btn("Plan… (p)", id="act-plan", classes="act")
+            yield Btn("Ready (y)", id="act-ready", classes="act")
+            yield Btn("Undo (z)", id="act-undo", classes="act")
+            yield Btn("Results (f)", id="act-results", classes="act", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sync()
+
+    def on_unmount(self) -> None:
+        self._stop_timer()
+
+    def on_screen_resume(self) -> None:
+        if self.is_mounted:
+            self._maybe_ask()
+
+    # ----------------------------------------------------------------- the loop
+
+    def sync(self) -> None:
+        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
+            self._run_bots_now()
+        self.view = self.table.view(self.seat)
+        self._redraw()
+        self._solve()
+        if self.table.is_over():
+            self._stop_timer()
+            self._start_midnight()
+            return
+        if self.table.waiting_for_bot():
+            self._schedule_bot()
+            return
+        self._maybe_ask()
+
+    def _run_bots_now(self) -> None:
+        stepped = False
+        try:
+            while self.table.waiting_for_bot():
+                self.table.step_bot()
+                stepped = True
+        except Exception as e:  # a bot bug must not take the game down
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
+        if stepped:
+            self._save()
+
+    def _schedule_bot(self) -> None:
+        if self._timer is None:
+            self._timer = self.set_timer(self.app.bot_delay, self._bot_tick)  # type: ignore[attr-defined]
+
+    def _bot_tick(self) -> None:
+        self._timer = None
+        if not self.table.waiting_for_bot():
+            return
+        try:
+            self.table.step_bot()
+        except Exception as e:
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
+            return
+        self._save()
+        self.sync()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self._midnight_timer is not None:
+            self._midnight_timer.stop()
+            self._midnight_timer = None
+
+    def bot_delay_changed(self) -> None:
+        self._stop_timer()
+        if self.is_mounted:
+            self.sync()
+
+    def _maybe_ask(self) -> None:
+        """Open the action list by itself for the steps inside a card (whom to ask, which card…)."""
+        v = self.view
+        if v["to_act"] != self.seat or v["phase"] not in SUB_DECISIONS:
+            return
+        point = (len(self.table.log), v["phase"])
+        if point == self._asked or self.app.screen is not self:
+            return
+        self._asked = point
+        self.action_act()
+
+    # ----------------------------------------------------------------- midnight, slot by slot
+
+    def _start_midnight(self) -> None:
+        total = len(self.view["midnight"])
+        if self._end_shown:
+            self._midnight_shown = total
+            self._put("#midnight", self._midnight_text())
+            self._redraw_ring()
+            return
+        self.query_one("#side", TabbedContent).active = "tab-midnight"
+        delay = self.app.bot_delay  # type: ignore[attr-defined]
+        if delay <= 0 or self._midnight_shown >= total:
+            self._midnight_shown = total
+            self._put("#midnight", self._midnight_text())
+            self._redraw_ring()
+            self._end_shown = True
+            self.call_after_refresh(self.action_results)
+            return
+        if self._midnight_timer is None:
+            self._midnight_timer = self.set_interval(max(delay, 0.3) * 2, self._midnight_tick)
+
+    def _midnight_tick(self) -> None:
+        self._midnight_shown += 1
+        self._put("#midnight", self._midnight_text())
+        self._redraw_ring()
+        if self._midnight_shown >= len(self.view["midnight"]):
+            if self._midnight_timer is not None:
+                self._midnight_timer.stop()
+                self._midnight_timer = None
+            self._end_shown = True
+            self.set_timer(1.0, self.action_results)
+
+    # ----------------------------------------------------------------- drawing
+
+    def _put(self, selector: str, content: str | Text) -> None:
+        key = content.markup if isinstance(content, Text) else content
+        if self._drawn.get(selector) != key:
+            self._drawn[selector] = key
+            self.query_one(selector, Static).update(content)
+
+    def _redraw(self) -> None:
+        v = self.view
+        self._put("#status", m.status_line(v))
+        self._put("#prompt", Text(m.prompt(v), style="bold"))
+        self._redraw_ring()
+        self._put("#track", self._track_text())
+        self._put("#rumor-strip", self._rumor_strip())
+        self._render_log()
+        self._put("#cards", self._cards_text())
+        self._put("#risk", self._risk_text())
+        self._put("#nobles", self._nobles_text())
+        self._put("#midnight", self._midnight_text())
+        self._render_actions()
+
+    def _positions(self) -> list[str | None]:
+        """Where each noble stands: live, or during the midnight replay at the slot shown."""
+        v = self.view
+        if v["midnight"] and self._midnight_shown:
+            pos: list[str | None] = [None] * len(v["players"])
+            for row in v["midnight"][: self._midnight_shown]:
+                for s, p in enumerate(row["positions"]):
+                    if p is not None:
+                        pos[s] = p
+            return pos
+        return v["positions"]
+
+    def _redraw_ring(self) -> None:
+        v = self.view
+        clicks = m.room_actions(v) if v["to_act"] == self.seat else {}
+        pos = self._positions()
+        shown = v["midnight"][: self._midnight_shown]
+        red_now = set(shown[-1]["red_death"]) if shown else set()
+        for room in ROOMS:
+            cell = self.query_one(f"#room-{room}", RoomCell)
+            t = Text()
+            t.append(f" {room.title()} ", style=m.ROOM_STYLE[room])
+            if v["prince"] == room:
+                t.append(" ♛", style="bold yellow")
+            if room in red_now:
+                t.append(" ☠", style="bold red")
+            died = {s for row in shown for group in row["killed"] for s in group}
+            width = 5 if self.app.size.width < 110 else 9
+            for s, p in enumerate(pos):
+                if p == room:
+                    label = "You" if s == self.seat else v["players"][s][:width]
+                    mark = "☠" if s in died or (not v["alive"][s] and not shown) else ""
+                    t.append(
+                        f"\n{mark}{label} {v['popularity'][s]}",
+                        style="strike" if mark else "bold green" if s == self.seat else "",
+                    )
+            key = t.markup
+            if self._drawn.get(f"#room-{room}") != key:
+                self._drawn[f"#room-{room}"] = key
+                cell.update(t)
+            cell.set_class(room in clicks, "-reachable")
+            cell.set_class(pos[self.seat] == room, "-here")
+        self._put("#route-cell", self._route_text())
+
+    def _route_text(self) -> Text:
+        v = self.view
+        t = Text()
+        t.append("Prince next\n", style="bold")
+        r = v["round"]
+        nxt = v["prince_route"][r : r + 3] if r >= 1 else v["prince_route"][:3]
+        t.append(" → ".join(x.title()[:3] for x in nxt) or "midnight")
+        return t
+
+    def _track_text(self) -> Text:
+        v = self.view
+        t = Text()
+        t.append("Popularity: ", style="bold")
+        for i, s in enumerate(reversed(v["order"])):
+            if i:
+                t.append(" > ", style="")
+            label = "You" if s == self.seat else v["players"][s]
+            dead = not v["alive"][s]
+            t.append(
+                f"{label} {v['popularity'][s]}", style="strike dim" if dead else "bold green" if s == self.seat else ""
+            )
+        return t
+
+    def _rumor_strip(self) -> Text:
+        v = self.view
+        t = Text()
+        t.append("Hand: ", style="bold")
+        t.append(", ".join(m.card_name(c) for c in v["hand"]) or "none")
+        t.append("\nRumors: ", style="bold")
+        t.append(", ".join(v["rumors"]) or "none")
+        t.append("\nPlan: ", style="bold")
+        rooms = m.plan_rooms(v["positions"][self.seat], v["plan"])
+        t.append(
+            " ".join(f"{m.DIR_LABEL[d].split()[0]}{m.ROOM_ABBR[r]}" for d, r in zip(v["plan"], rooms, strict=True))
+            if rooms
+            else " ".join(m.DIR_LABEL[d].split()[0] for d in v["plan"])
+        )
+        return t
+
+    def _render_log(self) -> None:
+        log = self.query_one("#log", LogView)
+        events = self.view["events"]
+        last = events[-1]["n"] + 1 if events else 0
+        if last < self._log_n:  # undo: start again
+            log.reset()
+            self._log_n = 0
+        new = []
+        for ev in events:
+            if ev["n"] < self._log_n:
+                continue
+            line = m.describe(ev, self.view)
+            if line:
+                mine = ev.get("seat") == self.seat and ev["t"] in ("draw", "look", "ask")
+                style = "bold" if ev["t"] in ("round", "end", "midnight") else "bold green" if mine else ""
+                new.append(Text(line, style=style))
+        log.extend(new)
+        self._log_n = last
+
+    def _cards_text(self) -> Text:
+        v = self.view
+        t = Text()
+        t.append("Action cards\n", style="bold underline")
+        for c in v["hand"]:
+            t.append(f"• {m.card_name(c)}", style="bold")
+            t.append(f": {m.card_text(c)}\n")
+        mine = v["discards"][self.seat]
+        if mine:
+            t.append("Discarded: " + ", ".join(m.card_name(c) for c in mine) + "\n", style="dim")
+        t.append("\nRumor cards\n", style="bold underline")
+        for c in v["rumors"]:
+            t.append(f"• {c}\n")
+        if not v["rumors"]:
+            t.append("none\n", style="dim")
+        t.append("\nMidnight plan\n", style="bold underline")
+        rooms = m.plan_rooms(v["positions"][self.seat], v["plan"])
+        for k, d in enumerate(v["plan"]):
+            t.append(f"{SLOTS[k]} {m.DIR_LABEL[d]:<7} → {rooms[k].title() if rooms else '?'}\n")
+        t.append(f"\nRumor deck: {v['deck']} · Evidence seen: {', '.join(v['evidence_discard']) or 'none'}\n")
+        return t
+
+    def _risk_text(self) -> Text:
+        v = self.view
+        r = self.solved
+        t = Text()
+        t.append("Chance of death, %\n", style="bold underline")
+        t.append("Slot  " + "".join(f"{m.ROOM_ABBR[room]:>3}" for room in ROOMS) + "\n", style="bold")
+        for slot, cells in m.risk_rows(r):
+            t.append(f"{slot} ")
+            for text, style in cells:
+                t.append(text, style=style)
+            t.append("\n")
+        t.append("✓ surely safe  ✗ surely deadly\n", style="dim")
+        if r and r.get("status") == "ok":
+            best = r["best_plan"]
+            t.append("\nBest plan ", style="bold")
+            t.append(f"from {best['start'].title()}: {best['survival']:.0%}\n")
+            t.append(" ".join(x.title()[:3] for x in best["rooms"]) + "\n")
+            surv = m.plan_survival(v["positions"][self.seat], v["plan"], r["deadly"])
+            if surv is not None:
+                t.append("Your plan: ", style="bold")
+                t.append(f"{surv:.0%}\n")
+            ask = r.get("ask_slot") or {}
+            if ask.get("slot"):
+                t.append("Ask for: ", style="bold")
+                t.append(f"{ask['slot']} (+{ask['gain']:.0%})\n")
+        elif r:
+            t.append(r.get("message", ""), style="red")
+        return t
+
+    def _nobles_text(self) -> Text:
+        v = self.view
+        t = Text()
+        for s in reversed(v["order"]):
+            where = v["positions"][s] or "dead"
+            t.append(f"{m.name(v, s):<10}", style="bold green" if s == self.seat else "bold")
+            t.append(f" {v['popularity'][s]:>3}  {where.title():<7} rumors {v['rumor_counts'][s]}\n")
+            if v["discards"][s]:
+                t.append("  played: " + ", ".join(m.card_name(c) for c in v["discards"][s]) + "\n", style="dim")
+        t.append("\nThe Prince's route\n", style="bold underline")
+        for i, (room, clock) in enumerate(zip(v["prince_route"], v["prince_slots"], strict=False)):
+            here = i == v["round"] - 1
+            t.append(
+                f"{clock:>5} {room.title()}" + (" ◀ now" if here else "") + "\n", style="bold yellow" if here else ""
+            )
+        return t
+
+    def _midnight_text(self) -> Text:
+        v = self.view
+        t = Text()
+        if not v["midnight"]:
+            t.append("Midnight has not struck yet.\n", style="dim")
+            t.append(f"Red Death cards per slot: {v['red_death_per_slot']}.\n")
+            return t
+        if v["plans"]:
+            t.append("Plans\n", style="bold underline")
+            for s, plan in enumerate(v["plans"]):
+                t.append(f"{m.name(v, s)[:8]:<9}" + " ".join(m.DIR_LABEL[d].split()[0] for d in plan) + "\n")
+        t.append("\nSlot by slot\n", style="bold underline")
+        for row in v["midnight"][: self._midnight_shown]:
+            slot = SLOTS[row["slot"]]
+            t.append(f"{slot} ", style="bold")
+            t.append("Red Death: ")
+            for i, room in enumerate(row["red_death"]):
+                if i:
+                    t.append(", ")
+                t.append(room.title(), style=m.ROOM_STYLE.get(room, ""))
+            killed = [m.name(v, s) for group in row["killed"] for s in group]
+            t.append(
+                "\n  " + ("dies: " + ", ".join(killed) if killed else "nobody dies") + "\n",
+                style="bold red" if killed else "dim",
+            )
+        return t
+
+    def _render_actions(self) -> None:
+        v = self.view
+        mine = v["to_act"] == self.seat
+        legal = {a[0] for a in v["legal"]}
+        self.query_one("#act-act", Button).display = not v["over"]
+        self.query_one("#act-act", Button).disabled = not (mine and m.choice_actions(v))
+        self.query_one("#act-plan", Button).display = not v["over"]
+        self.query_one("#act-ready", Button).display = "ready" in legal
+        undo = self.query_one("#act-undo", Button)
+        undo.display = not v["over"]
+        undo.disabled = not self._can_undo()
+        self.query_one("#act-results", Button).display = v["over"]
+        self.refresh_bindings()
+
+    def _can_undo(self) -> bool:
+        return any(s == self.seat for s, _a in self.table.log)
+
+    # ----------------------------------------------------------------- the solver
+
+    def _solve(self) -> None:
+        events = self.view["events"]
+        last = events[-1]["n"] if events else -1
+        if last == self._solved_for:
+            return
+        self._solved_for = last
+        self._solve_worker(events)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="masque-solve")
+    def _solve_worker(self, events: list[dict]) -> None:
+        from solvers.masque.observations import log_from_events
+        from solvers.masque.solver import SolverInputError, solve
+
+        config, log = log_from_events(events, self.seat)
+        try:
+            result = solve(config, log)
+        except SolverInputError as e:
+            result = {"status": "error", "message": str(e)}
+        self.app.call_from_thread(self._solved, result)
+
+    def _solved(self, result: dict) -> None:
+        self.solved = result
+        if self.is_mounted:
+            self._put("#risk", self._risk_text())
+
+    # ----------------------------------------------------------------- acting
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        over = bool(self.view["over"])
+        if action in ("undo", "act", "plan"):
+            return not over
+        if action == "ready":
+            return any(a[0] == "ready" for a in self.view["legal"])
+        if action == "results":
+            return over
+        return True
+
+    def submit(self, action: tuple) -> bool:
+        """Submit one action for the human seat; an illegal one becomes a notification and changes nothing."""
+        try:
+            self.table.submit(self.seat, action)
+        except IllegalAction as e:
+            self.notify(str(e), title="Not allowed", severity="warning")
+            return False
+        self._save()
+        self.sync()
+        return True
+
+    def _why_not(self, action: tuple) -> str:
+        from solvers.table import Table
+
+        try:
+            Table.from_session(self.table.to_session()).submit(self.seat, action)
+        except IllegalAction as e:
+            return str(e)
+        except Exception:
+            return "That is not possible now."
+        return "That is not possible now."
+
+    def action_act(self) -> None:
+        from tui.masque.dialogs import ActionDialog
+
+        v = self.view
+        if v["to_act"] != self.seat or not m.choice_actions(v):
+            self.notify(
+                self._why_not(("play", v["hand"][0] if v["hand"] else "jest")), title="Not allowed", severity="warning"
+            )
+            return
+        self.app.push_screen(ActionDialog(v), self._chosen)
+
+    def _chosen(self, action: Any) -> None:
+        if action:
+            self.submit(tuple(action))
+
+    def action_plan(self) -> None:
+        from tui.masque.dialogs import PlanDialog
+
+        if self.view["over"]:
+            return
+        self.app.push_screen(PlanDialog(self.view, self.solved), self._plan_chosen)
+
+    def _plan_chosen(self, plan: Any) -> None:
+        if not plan:
+            return
+        changes = [(k, d) for k, d in enumerate(plan) if d != self.view["plan"][k]]
+        if not changes:
+            return
+        for k, d in changes:
+            try:
+                self.table.submit(self.seat, ("tile", k, d))
+            except IllegalAction as e:
+                self.notify(str(e), title="Not allowed", severity="warning")
+                break
+        self._save()
+        self.sync()
+
+    def action_ready(self) -> None:
+        self.submit(("ready",))
+
+    def action_undo(self) -> None:
+        self._stop_timer()
+        if not self.table.undo(self.seat):
+            self.notify("Nothing of yours to undo yet.", title="Undo")
+        self._asked = None
+        self._save()
+        self.sync()
+
+    def action_results(self) -> None:
+        from tui.masque.end import EndScreen
+
+        if not self.table.is_over() or not self.is_attached:
+            return
+        self._end_shown = True
+        self.app.push_screen(EndScreen(self.view))
+
+    def action_tab(self, index: int) -> None:
+        self.query_one("#side", TabbedContent).active = TABS[index]
+        if TABS[index] == "tab-log":
+            self.query_one("#log").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        handlers = {
+            "act-act": self.action_act,
+            "act-plan": self.action_plan,
+            "act-ready": self.action_ready,
+            "act-undo": self.action_undo,
+            "act-results": self.action_results,
+        }
+        if bid in handlers:
+            handlers[bid]()
+
+    def on_room_cell_clicked(self, event: RoomCell.Clicked) -> None:
+        v = self.view
+        acts = m.room_actions(v) if v["to_act"] == self.seat else {}
+        if event.room in acts:
+            self.submit(tuple(acts[event.room]))
+            return
+        kind = v["phase"] if v["phase"] in ("place", "waltz", "move") else "move"
+        self.submit((kind, event.room))
+
+    # ----------------------------------------------------------------- saving
+
+    def _save(self) -> None:
+        from tui.storage import save_session
+
+        try:
+            save_session(self.table.to_session(), self.session_id)
+        except Exception as e:
+            if not self._save_failed:
+                self.notify(
+                    f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
+                    severity="error",
+                    title="Autosave",
+                )
+            self._save_failed = True
+        else:
+            self._save_failed = False

@@ -1,0 +1,260 @@
+"""A seat at a shared table, seen from one app process: :class:`RemoteTable` and its play screen.
+
+:class:`RemoteTable` has the interface the Clue play screen uses from :class:`solvers.table.Table`,
+but the table lives in the server's table service (``tui.serve.tables``): views are pushed to us
+after every change and kept here; ``submit`` asks the service and waits for the answer (loopback,
+milliseconds). Bots run in the service, so ``waiting_for_bot`` is always False here and
+``step_bot`` does nothing. Undo is refused politely: other people are at the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.core import IllegalAction
+from engine.registry import get_game
+from tui.clue.play import PlayScreen
+
+TIMEOUT = 10.0
+
+
+class RemoteError(Exception):
+    """The table service said no, or cannot be reached (the message is one line)."""
+
+
+class ServiceClient:
+    """A JSON-lines connection to the table service with request/answer and pushed messages."""
+
+    def __init__(self, path: Path | str, on_push: Callable[[dict], None] | None = None) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self.sock.settimeout(TIMEOUT)
+            self.sock.connect(str(path))
+            self.sock.settimeout(None)
+        except OSError as e:
+            self.sock.close()
+            raise RemoteError(f"The table service is not reachable ({e.__class__.__name__}).") from None
+        self.on_push = on_push
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, tuple[threading.Event, list]] = {}
+        self._lock = threading.Lock()
+        self.closed = False
+        self._thread = threading.Thread(target=self._read, name="unmask-table-client", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        buf = b""
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    break
+                buf += data
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    try:
+                        msg = json.loads(line)
+                    except ValueError:
+                        continue
+                    self._dispatch(msg)
+        except OSError:
+            pass
+        self.closed = True
+        with self._lock:
+            for event, box in self._waiting.values():
+                box.append({"op": "error", "message": "The table service went away."})
+                event.set()
+
+    def _dispatch(self, msg: dict) -> None:
+        rid = msg.get("id")
+        if rid is not None:
+            with self._lock:
+                waiter = self._waiting.pop(rid, None)
+            if waiter is not None:
+                waiter[1].append(msg)
+                waiter[0].set()
+                return
+        if self.on_push is not None:
+            self.on_push(msg)
+
+    def request(self, msg: dict, timeout: float = TIMEOUT) -> dict:
+        """Send ``msg`` and wait for its answer; RemoteError for an error answer (with its sentence)."""
+        if self.closed:
+            raise RemoteError("The table service went away.")
+        rid = next(self._ids)
+        event, box = threading.Event(), []
+        with self._lock:
+            self._waiting[rid] = (event, box)
+        try:
+            self.sock.sendall((json.dumps({**msg, "id": rid}) + "\n").encode())
+        except OSError:
+            raise RemoteError("The table service went away.") from None
+        if not event.wait(timeout):
+            with self._lock:
+                self._waiting.pop(rid, None)
+            raise RemoteError("The table service did not answer.")
+        answer = box[0]
+        if answer.get("op") == "error":
+            if answer.get("illegal"):
+                raise IllegalAction(answer.get("message", "Not allowed."))
+            raise RemoteError(answer.get("message", "The table service said no."))
+        return answer
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+class RemoteTable:
+    """Our seat at a table held by the table service (same interface as ``Table`` for the play screen)."""
+
+    def __init__(self, path: Path | str, table_id: str, seat: int, user: str) -> None:
+        self._listeners: list[tuple[Callable[[], None], asyncio.AbstractEventLoop | None]] = []
+        self._push: dict | None = None
+        self._have_view = threading.Event()
+        self.client = ServiceClient(path, on_push=self._on_push)
+        try:
+            joined = self.client.request({"op": "join", "table": table_id, "seat": seat, "user": user})
+        except Exception:
+            self.client.close()
+            raise
+        self.id = table_id
+        self.seat = seat
+        self.user = user
+        self.game = joined["game"]
+        self.spec = get_game(self.game)
+        self.config = self.spec.config_from_json(joined["config"])
+        self.seats = [s["kind"] for s in joined["seats"]]
+        self.owners = [s["owner"] for s in joined["seats"]]
+        if not self._have_view.wait(TIMEOUT):
+            self.client.close()
+            raise RemoteError("The table service sent no view.")
+
+    def _on_push(self, msg: dict) -> None:
+        if msg.get("op") != "view":
+            return
+        self._push = msg
+        self._have_view.set()
+        for callback, loop in list(self._listeners):
+            if loop is not None:
+                with contextlib.suppress(RuntimeError):  # the app is closing
+                    loop.call_soon_threadsafe(callback)
+            else:
+                callback()
+
+    # ------------------------------------------------------------- reading
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, k in enumerate(self.seats) if k == "human"]
+
+    @property
+    def log(self) -> list[list]:
+        """Who acted, in order (what was done is in each seat's view, redacted)."""
+        assert self._push is not None
+        return [[s, None] for s in self._push["log_seats"]]
+
+    def view(self, seat: int, since: int = 0) -> dict:
+        assert self._push is not None
+        if seat == self.seat:
+            return self._push["view"]
+        hands = self._push.get("hands")
+        if hands is not None:  # once the game is over every hand is public
+            return {"hand": hands[seat]}
+        raise RemoteError("Only your own seat's view is available.")
+
+    def to_act(self) -> int | None:
+        assert self._push is not None
+        return self._push["to_act"]
+
+    def is_over(self) -> bool:
+        assert self._push is not None
+        return bool(self._push["over"])
+
+    def result(self) -> dict | None:
+        assert self._push is not None
+        return self._push["result"]
+
+    def waiting_for_bot(self) -> bool:
+        return False  # bots play in the service
+
+    def bot_to_act(self) -> bool:
+        return bool(self._push and self._push.get("bot_to_act"))
+
+    # ------------------------------------------------------------- acting
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """``callback`` runs after every change; in the caller's event loop when there is one."""
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        self._listeners.append((callback, loop))
+
+    def unsubscribe(self, callback: Callable[[], None]) -> None:
+        self._listeners = [(c, lp) for c, lp in self._listeners if c != callback]
+
+    def submit(self, seat: int, action: tuple) -> None:
+        if seat != self.seat:
+            raise IllegalAction("You can only act for your own seat.")
+        self.client.request({"op": "submit", "action": list(self.spec.action_to_json(tuple(action)))})
+
+    def why_not(self, action: tuple) -> str | None:
+        """The engine's sentence for ``action`` now (None if it is legal), asked of the service."""
+        try:
+            answer = self.client.request({"op": "probe", "action": list(self.spec.action_to_json(tuple(action)))})
+        except (RemoteError, IllegalAction) as e:
+            return str(e)
+        return answer.get("reason")
+
+    def step_bot(self) -> bool:
+        return False
+
+    def run_bots(self, limit: int = 0) -> int:
+        return 0
+
+    def undo(self, seat: int) -> bool:
+        return False
+
+    def to_session(self) -> Any:
+        raise RemoteError("A shared table is saved by the server.")
+
+    def close(self) -> None:
+        self._listeners.clear()
+        self.client.close()
+
+
+class RemotePlayScreen(PlayScreen):
+    """The Clue play screen at a shared table: redraws on every pushed change; the server saves."""
+
+    def __init__(self, table: RemoteTable) -> None:
+        super().__init__(table, table.seat, session_id=f"served-{table.id}", marks={})  # type: ignore[arg-type]
+        self.remote = table
+
+    def on_mount(self) -> None:  # PlayScreen.on_mount runs too (Textual calls handlers along the MRO)
+        self.remote.subscribe(self._pushed)
+
+    def on_unmount(self) -> None:
+        self.remote.close()
+
+    def _pushed(self) -> None:
+        if self.is_mounted:
+            self.sync()
+
+    def _save(self) -> None:
+        """The server saves the table; the sheet marks stay in this session."""
+
+    def _why_not(self, action: tuple) -> str | None:
+        return self.remote.why_not(action)
+
+    def action_undo(self) -> None:
+        self.notify("Undo is not possible at a shared table: other people are playing too.", title="Undo")
