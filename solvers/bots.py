@@ -47,7 +47,7 @@ BOT_HELP: dict[str, dict[str, str]] = {
     },
     "masque": {
         "random": "uniformly random legal choices (a Movement tile now and then)",
-        "heuristic": "popularity first, follows the Prince; Discuss when it knows too few safe rooms; plans through them",
+        "heuristic": "popularity first, follows the Prince; Discuss when it knows few safe rooms; plans through them",
         "strong": "the exact safe-room solver for its plan; weighs every card by survival gained and popularity",
     },
     "ghoul": {

@@ -139,15 +139,15 @@ class UnmaskApp(App[None]):
         if not isinstance(self.screen, HomeScreen):
             self.switch_screen(HomeScreen())
 
-    def action_new_game(self) -> None:
+    def action_new_game(self, game: str = "clue") -> None:
         from tui.screens.home import SetupScreen
 
         self.action_home()
-        self.push_screen(SetupScreen())
+        self.push_screen(SetupScreen(game))
 
-    def action_assist(self) -> None:
+    def action_assist(self, game: str = "clue") -> None:
         self.action_home()
-        self.open_assist()
+        self.open_assist(game=game)
 
     def action_resume(self) -> None:
         from tui.screens.resume import ResumeScreen

@@ -148,7 +148,7 @@ class StrongBot(CluePlayerBase):
             unknown = {a[1]: 0 for a in legal}
             if sol.status == "ok":
                 names = view["players"]
-                for card, who in sol.holders.items():
+                for who in sol.holders.values():
                     for a in legal:
                         if 0.0 < who.get(names[a[1]], 0.0) < 1.0:
                             unknown[a[1]] += 1

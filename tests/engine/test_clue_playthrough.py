@@ -149,9 +149,7 @@ class Knowledge:
                 self.known[ev["to"]].add(ev["card"])
             elif t == "aside":
                 self.known[ev["seat"]].add(ev["card"])
-            elif t == "centre_look":
-                self.known[ev["seat"]].update(ev["cards"])
-            elif t == "envelope":  # a wrong accuser checks the envelope, out of sight of the others
+            elif t == "centre_look" or t == "envelope":
                 self.known[ev["seat"]].update(ev["cards"])
             elif t == "peek":
                 self.known[ev["seat"]].add(ev["card"])

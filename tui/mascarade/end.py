@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
-from tui.mascarade.model import REASONS, mask_name, place_name, winners_text
+from tui.mascarade.model import REASONS, mask_name, place_label, winners_text
 from tui.widgets.choices import Btn
 
 
@@ -52,7 +52,7 @@ class EndScreen(Screen):
             coins = str(res["coins"][p]) if p < n else ""
             mark = "winner" if p in winners else ""
             style = "bold green" if p in winners else ""
-            name = place_name(v, p) + (" (you)" if p == v["seat"] else "")
+            name = place_label(v, p)
             grid.add_row(Text(name, style=style), coins, mask_name(v, self.cards[p]), Text(mark, style=style))
         reason = REASONS.get(res["reason"], res["reason"])
         with Vertical(id="mq-end-box"):

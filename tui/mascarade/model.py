@@ -28,6 +28,12 @@ def place_name(view: dict, place: int) -> str:
     return view["places"][place]
 
 
+def place_label(view: dict, place: int) -> str:
+    """The place's name, marked when it is your seat (unless your name already says so)."""
+    name = place_name(view, place)
+    return name if place != view["seat"] or name == "You" else f"{name} (you)"
+
+
 def legal_kinds(view: dict) -> set[str]:
     """The action-bar kinds the seat may use now."""
     if view["to_act"] != view["seat"]:
@@ -47,11 +53,10 @@ class PlaceRow:
     sure: bool
 
 
-def top_belief(view: dict, probs: dict | None, place: int) -> tuple[str, float] | None:
+def top_belief(view: dict, probs: list | None, place: int) -> tuple[str, float] | None:
     """The most likely mask at ``place`` (from the solver's probabilities, else the view's known card)."""
-    name = place_name(view, place)
-    if probs and name in probs:
-        dist = probs[name]
+    if probs and place < len(probs) and probs[place]:
+        dist = probs[place]
         best = max(dist, key=lambda m: (dist[m], -list(dist).index(m)))
         return mask_name(view, best), dist[best]
     known = view["known"][place]
@@ -60,7 +65,17 @@ def top_belief(view: dict, probs: dict | None, place: int) -> tuple[str, float] 
     return None
 
 
-def place_rows(view: dict, probs: dict | None) -> list[PlaceRow]:
+def top_beliefs(view: dict, probs: list | None, place: int, k: int) -> str:
+    """The ``k`` most likely masks at ``place`` with their chances, e.g. "King 62% · Judge 38%"."""
+    if not probs or place >= len(probs) or not probs[place]:
+        top = top_belief(view, None, place)
+        return f"{top[0]} {round(top[1] * 100)}%" if top else "?"
+    dist = probs[place]
+    best = sorted((m for m in dist if dist[m] > 0.005), key=lambda m: (-dist[m], list(dist).index(m)))[:k]
+    return " · ".join(f"{mask_name(view, m)} {round(dist[m] * 100)}%" for m in best) or "?"
+
+
+def place_rows(view: dict, probs: list | None) -> list[PlaceRow]:
     """Players in table order (clockwise, starting with you), then the table cards."""
     n = len(view["players"])
     order = view["order"]

@@ -42,6 +42,7 @@ class PlayScreen(Screen):
         Binding("f", "results", "Results", id="mq-results"),
         Binding("escape", "app.home", "Home", id="mq-home"),
     ]
+    SCOPED_CSS = False  # the -wide breakpoint class sits on the screen; every id here is this screen's
     DEFAULT_CSS = """
     #mq-main { height: 1fr; }
     #mq-table { width: 44; height: 100%; padding: 0 1; border-right: tall $panel; }
@@ -59,7 +60,7 @@ class PlayScreen(Screen):
         self.seat = seat
         self.session_id = session_id
         self.view: dict = table.view(seat)
-        self.probs: dict | None = None  # the solver's probabilities per place name
+        self.probs: list | None = None  # the solver's probabilities per place (mask -> chance)
         self._probs_at = -1  # the event count they were computed for
         self._timer: Timer | None = None
         self._log_n = 0
@@ -187,10 +188,12 @@ class PlayScreen(Screen):
         except Exception as e:  # beliefs are an aid: never take the game down
             self.app.call_from_thread(self._belief_failed, f"{e.__class__.__name__}: {e}")
             return
-        probs = res.get("probabilities") if res.get("status") == "ok" else None
+        probs = None
+        if res.get("status") == "ok":  # by place index (the solver names table cards T1, T2…)
+            probs = [res["probabilities"].get(name) for name in obs.places]
         self.app.call_from_thread(self._belief_ready, at, probs)
 
-    def _belief_ready(self, at: int, probs: dict | None) -> None:
+    def _belief_ready(self, at: int, probs: list | None) -> None:
         events = self.view["events"]
         latest = events[-1]["n"] + 1 if events else 0
         if at != latest or not self.is_mounted:
@@ -219,23 +222,26 @@ class PlayScreen(Screen):
         self._render_actions()
 
     def _table_text(self) -> Text:
+        from engine.mascarade import load_masks
+
         v = self.view
         probs = self.probs if self._probs_at >= 0 else None
         wide = self.app.size.width >= 110
         name_w = 14 if wide else 10
         t = Text()
-        t.append(f"{'':2}{'Seat':<{name_w}} {'Coins':>5}  Card {'(you believe)' if wide else ''}\n", style="bold")
+        t.append(f"  {'Seat':<{name_w}} {'Coins':>5}    {'What you believe is there' if wide else 'Card'}\n",
+                 style="bold")
         for row in m.place_rows(v, probs):
             if row.coins is None and row.place == len(v["players"]):
                 t.append("\n")
-            mark = "▶ " if row.to_act else "• " if row.turn else "  "
-            name = row.name + (" (you)" if row.me and wide else "*" if row.me else "")
-            style = "bold" if row.to_act or row.me else ""
+            mark = "> " if row.to_act else "- " if row.turn else "  "
+            name = m.place_label(v, row.place) if wide else row.name + ("*" if row.me and row.name != "You" else "")
             t.append(mark, style="bold yellow")
-            t.append(f"{name[:name_w]:<{name_w}}", style=style)
+            t.append(f"{name[:name_w]:<{name_w}}", style="bold" if row.to_act or row.me else "")
             t.append(f" {row.coins:>5}" if row.coins is not None else f" {'':>5}")
             t.append("  ▮ ", style="dim")
-            t.append(row.belief, style="bold green" if row.sure else "yellow")
+            text = m.top_beliefs(v, probs, row.place, 2) if wide else row.belief
+            t.append(text, style="bold green" if row.sure else "yellow")
             t.append("\n")
         t.append("\n")
         t.append("Courthouse: ", style="bold")
@@ -248,9 +254,12 @@ class PlayScreen(Screen):
                 t.append(" · claims: " + ", ".join(m.place_name(v, s) for s in ann["claimants"][1:]))
             t.append("\n")
         if wide:
-            t.append("\nMasks in play: ", style="bold")
-            t.append(", ".join(m.mask_name(v, x) for x in v["masks"]) + "\n")
-            t.append("▶ to act  • whose turn  * you; % = your belief (solver)\n", style="dim")
+            t.append("> to act  - whose turn  % = your belief (from what you saw)\n", style="dim")
+            t.append("\nMasks in play\n", style="bold underline")
+            masks = load_masks()
+            for x in dict.fromkeys(v["masks"]):
+                t.append(f"{m.mask_name(v, x)}: ", style="bold")
+                t.append(masks[x].text + "\n")
         return t
 
     def _render_log(self) -> None:
@@ -310,7 +319,7 @@ class PlayScreen(Screen):
         return True
 
     def action_act(self, kind: str) -> None:
-        if kind in ("swap", "announce", "claim", "choose"):
+        if kind in ("swap", "announce", "choose"):
             self.open_dialog(kind)
         else:
             self.submit((kind,))

@@ -232,6 +232,8 @@ class PlayScreen(Screen):
 
     def _midnight_tick(self) -> None:
         self._midnight_shown += 1
+        slot = SLOTS[min(self._midnight_shown, len(SLOTS)) - 1]
+        self._put("#status", f"MIDNIGHT · {slot} · the Red Death walks the abbey…")
         self._put("#midnight", self._midnight_text())
         self._redraw_ring()
         if self._midnight_shown >= len(self.view["midnight"]):

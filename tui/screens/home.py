@@ -6,13 +6,38 @@ import random
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from tui.widgets.choices import Btn
 
-GAMES = (("clue", "Clue: Game of Thrones"),)  # only the games that really work
+
+def _built(module: str) -> bool:
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def playable_games() -> list[tuple[str, str]]:
+    """Only the games whose play screen is built, in the registry's order."""
+    from engine.registry import GAMES as ALL
+
+    return [(g, title) for g, title in ALL.items() if _built(f"tui.{g}.play")]
+
+
+GAMES = tuple(playable_games())
+
+# Per game: players allowed, default, and the options the setup form offers.
+PLAYERS = {"clue": (2, 6, 4), "mascarade": (4, 12, 5), "masque": (4, 7, 4), "ghoul": (4, 8, 6)}
+FLAGS = {
+    "clue": [("centre_pile", "Face-down centre pile")],
+    "masque": [("harder", "Harder: 3 Red Death cards per slot")],
+    "ghoul": [("mask", "Mask variant"), ("support", "Support variant")],
+}
 
 
 class HomeScreen(Screen):
@@ -28,22 +53,35 @@ class HomeScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="home-box"):
+        with VerticalScroll(id="home-box"):
             yield Static("unmask", id="home-title")
             yield Static("Hidden-information board games in the terminal.", id="home-sub")
-            for _gid, title in GAMES:
-                yield Static(title, classes="home-game")
-                with Horizontal(classes="home-actions"):
-                    yield Btn("Play vs bots", id="home-play", variant="primary")
-                    yield Btn("Assist a table", id="home-assist")
-                    yield Btn("Resume", id="home-resume")
-                    yield Btn("Rules", id="home-rules")
+            for gid, title in GAMES:
+                with Horizontal(classes="home-actions home-row"):
+                    yield Static(title, classes="home-game")
+                    suffix = "" if gid == "clue" else f"-{gid}"
+                    yield Btn("Play vs bots", id=f"home-play{suffix}", variant="primary")
+                    if _built(f"tui.assist.{gid}"):
+                        yield Btn("Assist a table", id=f"home-assist{suffix}")
+                    yield Btn("Rules", id=f"home-rules{suffix}")
             with Horizontal(classes="home-actions"):
+                yield Btn("Resume", id="home-resume")
                 yield Btn("Settings", id="home-settings")
                 yield Btn("Quit", id="home-quit", variant="error")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        for gid, _title in GAMES:
+            if gid != "clue" and bid.endswith(f"-{gid}"):
+                kind = bid.removesuffix(f"-{gid}")
+                if kind == "home-play":
+                    self.app.action_new_game(gid)
+                elif kind == "home-assist":
+                    self.app.action_assist(gid)
+                elif kind == "home-rules":
+                    self.app.action_rules(gid)
+                return
         actions = {"home-play": self.app.action_new_game, "home-resume": self.app.action_resume,
                    "home-assist": self.app.action_assist,
                    "home-rules": lambda: self.app.action_rules("clue"), "home-settings": self.app.action_settings,
@@ -54,35 +92,46 @@ class HomeScreen(Screen):
 
 
 class SetupScreen(Screen):
-    """Board, players, one bot kind per seat, the centre variant and an optional seed."""
+    """Players, one bot kind per seat, the game's variants and an optional seed."""
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="setup-back"),
         Binding("ctrl+s", "start", "Start game", id="setup-start"),
     ]
 
+    def __init__(self, game: str = "clue") -> None:
+        super().__init__()
+        self.game = game
+
     def compose(self) -> ComposeResult:
-        from engine.clue.board import BOARDS, load_board
+        from engine.registry import GAMES as ALL
         from solvers.bots import BOT_HELP, bot_names
 
-        boards = [(load_board(b).name, b) for b in BOARDS]
-        kinds = bot_names("clue")
+        lo, hi, default = PLAYERS.get(self.game, (2, 6, 4))
+        kinds = bot_names(self.game)
         with VerticalScroll(id="setup-box"):
-            yield Static("New game — Clue: Game of Thrones vs bots", id="setup-title")
+            yield Static(f"New game — {ALL[self.game]} vs bots", id="setup-title")
             with Grid(id="setup-top"):
-                yield Label("Board")
-                yield Select(boards, value="red-keep", allow_blank=False, id="setup-board")
+                if self.game == "clue":
+                    from engine.clue.board import BOARDS, load_board
+
+                    boards = [(load_board(b).name, b) for b in BOARDS]
+                    yield Label("Board")
+                    yield Select(boards, value="red-keep", allow_blank=False, id="setup-board")
                 yield Label("Players")
-                yield Select([(f"{n} players", n) for n in range(2, 7)], value=4, allow_blank=False,
+                yield Select([(f"{n} players", n) for n in range(lo, hi + 1)], value=default, allow_blank=False,
                              id="setup-players")
-            yield Static("You play seat 1. Bots: " + "; ".join(f"{k}: {BOT_HELP['clue'].get(k, '')}" for k in kinds)
-                         + ".", classes="setup-note")
+            yield Static("You play seat 1. Bots: " + "; ".join(f"{k}: {BOT_HELP.get(self.game, {}).get(k, '')}"
+                                                              for k in kinds) + ".", classes="setup-note")
+            smart = next((k for k in ("notes", "honest", "heuristic") if k in kinds), kinds[0])
             with Grid(id="setup-bots"):
-                for seat in range(1, 6):
+                for seat in range(1, hi):
                     yield Select([(f"Seat {seat + 1}: {k} bot", k) for k in kinds],
-                                 value="notes" if seat % 2 else "random", allow_blank=False, id=f"setup-bot-{seat}")
+                                 value=smart if seat % 2 or "random" not in kinds else "random", allow_blank=False,
+                                 id=f"setup-bot-{seat}")
             with Horizontal(id="setup-row"):
-                yield Checkbox("Face-down centre pile", id="setup-centre")
+                for key, label in FLAGS.get(self.game, []):
+                    yield Checkbox(label, id=f"setup-flag-{key}")
                 yield Input(placeholder="seed (optional)", id="setup-seed", type="integer")
             with Horizontal(classes="dialog-buttons"):
                 yield Btn("Start game", id="setup-start", variant="primary")
@@ -90,12 +139,12 @@ class SetupScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._show_seats(4)
+        self._show_seats(PLAYERS.get(self.game, (2, 6, 4))[2])
         for inp in self.query(Input):
             inp.cursor_blink = False
 
     def _show_seats(self, players: int) -> None:
-        for seat in range(1, 6):
+        for seat in range(1, PLAYERS.get(self.game, (2, 6, 4))[1]):
             self.query_one(f"#setup-bot-{seat}", Select).display = seat < players
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -109,12 +158,11 @@ class SetupScreen(Screen):
             self.app.pop_screen()
 
     def action_start(self) -> None:
-        from engine.clue import ClueConfig
+        from engine.registry import get_game
         from solvers.table import Table
 
-        board = self.query_one("#setup-board", Select).value
         players = self.query_one("#setup-players", Select).value
-        assert isinstance(players, int) and isinstance(board, str)
+        assert isinstance(players, int)
         seats = ["human"] + [str(self.query_one(f"#setup-bot-{s}", Select).value) for s in range(1, players)]
         raw = self.query_one("#setup-seed", Input).value.strip()
         try:
@@ -122,9 +170,14 @@ class SetupScreen(Screen):
         except ValueError:
             self.notify("The seed must be a whole number.", severity="error")
             return
-        centre = self.query_one("#setup-centre", Checkbox).value
+        options: dict = {"players": players}
+        if self.game == "clue":
+            options["board"] = self.query_one("#setup-board", Select).value
+        for key, _label in FLAGS.get(self.game, []):
+            options[key] = self.query_one(f"#setup-flag-{key}", Checkbox).value
         try:
-            table = Table("clue", ClueConfig(board=board, players=players, centre_pile=centre), seed, seats)
+            config = get_game(self.game).config_from_json(options)
+            table = Table(self.game, config, seed, seats)
         except ValueError as e:
             self.notify(str(e), severity="error")
             return

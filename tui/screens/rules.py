@@ -29,8 +29,10 @@ def rulebook_text(game: str = "clue") -> Text:
     return out
 
 
-def assumptions_text() -> Text:
-    """Rule assumptions plus the board items (places, powers, Plot cards) marked as assumed."""
+def assumptions_text(game: str = "clue") -> Text:
+    """Every assumption the game's data marks, so a player can match them to the box on the table."""
+    if game != "clue":
+        return _generic_assumptions(game)
     from engine.clue.board import BOARDS, load_board, load_rules
 
     rules = load_rules()
@@ -54,6 +56,27 @@ def assumptions_text() -> Text:
         if powers:
             out.append("• Assumed character powers (once per game, move again): " + ", ".join(powers) + ".\n")
         out.append(f"• Path lengths, '?' squares and secret passages: assumed layout; centre: {b.centre_name}.\n")
+    return out
+
+
+def _generic_assumptions(game: str) -> Text:
+    import importlib
+
+    out = Text()
+    out.append(f"Assumptions (editable in engine/{game}/data/*.toml)\n\n", style="bold")
+    loader = getattr(importlib.import_module(f"engine.{game}"), "load_rules", None)
+    items = list(getattr(loader(), "assumptions", ()) or ()) if loader else []
+    for item in items:
+        if isinstance(item, dict):
+            aid, text = item.get("id", ""), item.get("text", "")
+        elif isinstance(item, tuple | list):
+            aid, text = (item[0], item[-1]) if len(item) > 1 else ("", item[0])
+        else:
+            aid, text = "", str(item)
+        out.append(f"• {text} ")
+        out.append(f"[{aid}]\n" if aid else "\n", style="dim")
+    if not items:
+        out.append("See the game's data files; each assumption there is marked assumed = true.\n")
     return out
 
 
@@ -84,7 +107,7 @@ class RulesScreen(Screen):
                 yield Static(rulebook_text(self.game), id="rules-text")
             with TabPane("Assumptions (2)", id="rules-assumed"), VerticalScroll(classes="rules-scroll",
                                                                                 id="rules-assumed-scroll"):
-                yield Static(assumptions_text(), id="rules-assumptions")
+                yield Static(assumptions_text(self.game), id="rules-assumptions")
         with Horizontal(classes="button-row"):
             yield ScrollButtons(self._scroll, id="rules-scroll")
             yield Btn("Back", id="rules-back")
