@@ -30,6 +30,7 @@ class BotStats:
     bot: str
     seats: int = 0  # seat-games played by this bot kind
     wins: int = 0
+    survived: int | None = None  # games where the game reports survivors (Masque)
 
     @property
     def rate(self) -> float:
@@ -37,8 +38,12 @@ class BotStats:
 
     def to_json(self) -> dict:
         lo, hi = wilson(self.wins, self.seats)
-        return {"bot": self.bot, "seat_games": self.seats, "wins": self.wins, "rate": self.rate,
-                "ci95": [lo, hi]}
+        out = {"bot": self.bot, "seat_games": self.seats, "wins": self.wins, "rate": self.rate, "ci95": [lo, hi]}
+        if self.survived is not None:
+            out["survived"] = self.survived
+            out["survival_rate"] = self.survived / self.seats if self.seats else 0.0
+            out["survival_ci95"] = list(wilson(self.survived, self.seats))
+        return out
 
 
 @dataclass
@@ -78,6 +83,10 @@ def simulate(game: str, config: object, bots: list[str], games: int, seed: int,
             res.stats[kind].seats += 1
         for w in r["winners"]:
             res.stats[seats[w]].wins += 1
+        if "survivors" in r:
+            for i, kind in enumerate(seats):
+                st = res.stats[kind]
+                st.survived = (st.survived or 0) + (i in r["survivors"])
         if progress:
             progress(g + 1)
     res.seconds = time.perf_counter() - t0

@@ -220,11 +220,18 @@ def simulate(
         res = run(game, config, seats, games, seed, progress=lambda k: bar.update(task, completed=k))
     out = Console()
     t = RichTable(title=f"{GAMES[game]}: {games} games, {players} players, seed {seed}")
-    for col in ("bot", "seat-games", "wins", "win rate", "95% CI"):
+    survival = any(s.survived is not None for s in res.stats.values())
+    cols = ["bot", "seats", "wins", "win rate", "95% CI"] + (["survived", "survival CI"] if survival else [])
+    for col in cols:
         t.add_column(col, justify="right" if col != "bot" else "left")
     for s in res.stats.values():
         lo, hi = wilson(s.wins, s.seats)
-        t.add_row(s.bot, str(s.seats), str(s.wins), f"{s.rate:.1%}", f"{lo:.1%} - {hi:.1%}")
+        row = [s.bot, str(s.seats), str(s.wins), f"{s.rate:.1%}", f"{lo * 100:.1f}-{hi:.1%}"]
+        if survival:
+            k = s.survived or 0
+            slo, shi = wilson(k, s.seats)
+            row += [f"{k / max(s.seats, 1):.1%}", f"{slo * 100:.1f}-{shi:.1%}"]
+        t.add_row(*row)
     out.print(t)
     endings = ", ".join(f"{k}: {v}" for k, v in sorted(res.reasons.items()))
     out.print(f"Endings: {endings}")

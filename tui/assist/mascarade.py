@@ -23,7 +23,8 @@ from engine.session import Session
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
-SYNTAX = ("Set up: players A B C D [me=B] · opening A=MASK … T1=MASK. Lines: NAME swap PLACE [yes|no] · NAME look [MASK] · NAME announce MASK · NAME claim · "
+SYNTAX = ("Set up: players A B C D [me=B] · opening A=MASK … T1=MASK. "
+          "Lines: NAME swap PLACE [yes|no] · NAME look [MASK] · NAME announce MASK · NAME claim · "
           "NAME pass · reveal NAME=MASK … · NAME spy TARGET [MINE THEIRS] · NAME fool A B · "
           "NAME shown TARGET [MASK] · NAME puppeteer A B · coins NAME=N … [court=N]")
 DEFAULT_CONFIG = {"players": ["Ann", "Bob", "Cy", "Dee"], "me": "Ann", "opening": None}
@@ -205,6 +206,9 @@ class AssistScreen(Screen):
                      style="bold green" if sure else "yellow")
         exact = "exact" if res.get("exact") else f"approximate (±{res.get('error_bound', 0):.2f})"
         t.append(f"\n{res.get('layouts', 0)} layouts, {exact}.\n", style="dim")
+        if wide:
+            t.append("\nWhat to type\n", style="bold underline")
+            t.append(SYNTAX.replace(" · ", "\n").replace("Lines: ", "\n") + "\n", style="dim")
         self.query_one("#mqa-beliefs", Static).update(t)
         adv = (res.get("advice") or {})
         best = adv.get("best") or {}
