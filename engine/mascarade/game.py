@@ -876,6 +876,8 @@ def view(state: MascaradeState, seat: int, since: int = 0) -> dict:
         "to_act": actor,
         "over": over,
         "result": _copy_result(state.result) if over else None,
+        # Once the game is over every card is turned face up.
+        "final_cards": list(state.cards) if over else None,
         "events": events_for(state, seat, since),
         "legal": [list(x) for x in legal_actions(state)] if actor == seat else [],
     }

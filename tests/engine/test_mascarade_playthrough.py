@@ -178,6 +178,9 @@ def assert_view_keeps_secrets(s: MascaradeState, seat: int, known: list[str | No
         assert m is None or s.cards[p] == m, "a known card is wrong"
     if v["phase"] != "over":
         assert v["result"] is None
+        assert v["final_cards"] is None, "the cards are turned face up only at the end"
+    else:
+        assert v["final_cards"] == list(s.cards)
     pend = v["pending"] or {}
     if "mine" in pend or "theirs" in pend:
         assert pend["kind"] == "spy" and pend["seat"] == seat

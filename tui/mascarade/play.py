@@ -368,8 +368,8 @@ class PlayScreen(Screen):
 
         if not self.table.is_over():
             return
-        # Every card is public once the game is over (the end screen shows them all).
-        cards = list(self.table.state.cards)
+        # Every card is public once the game is over: the view says so, the state is never read here.
+        cards = list(self.table.view(self.seat)["final_cards"] or [])
         self.app.push_screen(EndScreen(self.view, cards))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
