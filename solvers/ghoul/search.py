@@ -15,6 +15,7 @@ real game state is never read here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.core import Rng, derive_seed
 from engine.ghoul.data import DOVE, SUIT_INDEX, TRANSFORMATION, load_data
@@ -100,8 +101,34 @@ def _wants_attack(s: GhoulState, seat: int) -> bool:
     return _kill_odds(s, seat) >= 0.4 or s.pool <= s.config.players
 
 
-def fast_policy(s: GhoulState, rng: Rng) -> tuple:
-    """The heuristic bot's choice for whoever must act in ``s`` (a world the searcher built)."""
+@dataclass(frozen=True)
+class Plan:
+    """How the searching seat itself plays later in a rollout, where it differs from the
+    heuristic: it interrogates the players its beliefs rank first (``prefer``), and attacks (or
+    uses the special action) on its beliefs' chance that the victim is its kill target
+    (``kill_p`` per seat), not on the prior odds."""
+
+    me: int
+    prefer: tuple[int, ...] = ()
+    kill_p: tuple[float, ...] = ()
+
+    def attack_target(self, s: GhoulState, targets: Sequence[tuple]) -> tuple | None:
+        if not targets or not self.kill_p:
+            return None
+        best = max(targets, key=lambda a: self.kill_p[a[1]])
+        p = self.kill_p[best[1]]
+        if p >= ATTACK_ODDS or (p > 0 and s.pool <= s.config.players):
+            return best
+        return None
+
+
+ATTACK_ODDS = 0.2  # the searching seat attacks in rollouts from this chance of a right kill
+NO_PLAN = Plan(-1)
+
+
+def fast_policy(s: GhoulState, rng: Rng, plan: Plan = NO_PLAN) -> tuple:
+    """The heuristic bot's choice for whoever must act in ``s`` (a world the searcher built);
+    the searching seat follows ``plan`` where it has one."""
     legal = s.legal
     if len(legal) == 1:
         return legal[0]
@@ -110,12 +137,17 @@ def fast_policy(s: GhoulState, rng: Rng) -> tuple:
     need = NEEDS[cid]
     hold = s.hands[seat]
     p = s.phase
+    mine = seat == plan.me and bool(plan.kill_p)
     if p == MOVE:
         specials = [a for a in legal if a[0] == "special"]
-        if specials and _wants_attack(s, seat):
+        if mine:
+            pick = plan.attack_target(s, specials)
+            if pick is not None:
+                return pick
+        elif specials and _wants_attack(s, seat):
             return specials[rng.below(len(specials))]
         best, best_v = legal[0], -1e9
-        killer = _wants_attack(s, seat)
+        killer = _CHARS[cid].kill is not None if mine else _wants_attack(s, seat)
         for a in legal:
             if a[0] != "move":
                 continue
@@ -137,6 +169,10 @@ def fast_policy(s: GhoulState, rng: Rng) -> tuple:
                 best, best_v = a, v
         return best
     if p == INTERROGATE:
+        if seat == plan.me and plan.prefer and _short(hold, need):
+            for q in plan.prefer:
+                if ("interrogate", q) in legal:
+                    return ("interrogate", q)
         if _short(hold, need):
             three = [a for a in legal if a[0] == "interrogate" and s.markers[a[1]] >= 3]
             targets = three or [a for a in legal if a[0] == "interrogate"]
@@ -179,6 +215,9 @@ def fast_policy(s: GhoulState, rng: Rng) -> tuple:
         return others[rng.below(len(others))] if others else ("pass",)
     if p == ATTACK:
         targets = [a for a in legal if a[0] == "attack"]
+        if mine:
+            pick = plan.attack_target(s, targets)
+            return pick if pick is not None else ("pass",)
         if targets and _wants_attack(s, seat):
             return targets[rng.below(len(targets))]
         return ("pass",)
@@ -187,11 +226,11 @@ def fast_policy(s: GhoulState, rng: Rng) -> tuple:
     return legal[rng.below(len(legal))]
 
 
-def rollout(s: GhoulState, rng: Rng, max_steps: int = 400) -> dict | None:
+def rollout(s: GhoulState, rng: Rng, max_steps: int = 400, plan: Plan = NO_PLAN) -> dict | None:
     """Finish the game with the fast policy; the result, or None if it ran too long."""
     steps = 0
     while s.phase != OVER:
-        s = apply(s, fast_policy(s, rng))
+        s = apply(s, fast_policy(s, rng, plan))
         steps += 1
         if steps > max_steps:
             return None
@@ -208,8 +247,9 @@ def build_world(view: dict, world: tuple[list[tuple[int, ...]], list[str], int],
     return hypothetical(view, hands, chars, tk, ring, rng.next64())
 
 
-def evaluate(view: dict, candidates: Sequence[tuple], worlds: Sequence, seed: int) -> list[float]:
-    """The seat's win rate after each candidate action, averaged over the sampled worlds."""
+def evaluate(view: dict, candidates: Sequence[tuple], worlds: Sequence, seed: int, plan: Plan = NO_PLAN) -> list[float]:
+    """The seat's win rate after each candidate action, averaged over the sampled worlds
+    (``plan``: how the seat itself plays later in the rollouts)."""
     seat = view["seat"]
     wins = [0.0] * len(candidates)
     for w, world in enumerate(worlds):
@@ -218,10 +258,10 @@ def evaluate(view: dict, candidates: Sequence[tuple], worlds: Sequence, seed: in
             if a not in base.legal:
                 continue
             s = apply(base, a)
-            res = rollout(s, Rng(derive_seed(seed, "rollout", w)))
+            res = rollout(s, Rng(derive_seed(seed, "rollout", w)), plan=plan)
             if res is not None and seat in res["winners"]:
                 wins[i] += 1.0
     return [x / max(1, len(worlds)) for x in wins]
 
 
-__all__ = ["NEEDS", "build_world", "evaluate", "fast_policy", "rollout", "value"]
+__all__ = ["NEEDS", "NO_PLAN", "Plan", "build_world", "evaluate", "fast_policy", "rollout", "value"]

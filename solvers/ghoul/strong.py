@@ -13,12 +13,14 @@ behaviour model (players tend to hold, take and keep the suits their character n
 from __future__ import annotations
 
 from engine.core import Rng, derive_seed
-from solvers.ghoul.bots import GhoulPlayerBase, HeuristicBot
+from engine.ghoul.data import load_data
+from solvers.ghoul.bots import GhoulPlayerBase, HeuristicBot, holding_of, needs_of
 from solvers.ghoul.model import build_problem
 from solvers.ghoul.observations import ObservationLog
-from solvers.ghoul.search import evaluate
+from solvers.ghoul.search import Plan, evaluate
 from solvers.ghoul.solver import Behaviour, Solution, sample_worlds, solve_problem
 
+CHARS = load_data().characters
 SEARCH_PHASES = ("move", "attack", "interrogate", "exchange", "show", "cover_remove", "cover_add")
 
 
@@ -27,6 +29,8 @@ class StrongBot(GhoulPlayerBase):
 
     WORLDS = 24
     CLOSE = 0.1  # win-rate gap under which a decision gets a second batch of worlds
+    PLAN_INTERROGATIONS = True  # in rollouts, interrogate as the beliefs suggest, not at random
+    PLAN_ATTACKS = True  # in rollouts, attack on the beliefs' odds, not on the prior ones
     MAX_CANDIDATES = 12
 
     def __init__(self, seat: int, seed: int) -> None:
@@ -64,16 +68,40 @@ class StrongBot(GhoulPlayerBase):
         n = view["events"][-1]["n"] if view["events"] else self.since
         seed = derive_seed(self.seed, "search", n)
         worlds = sample_worlds(sol, self.WORLDS, Rng(seed))
-        scores = evaluate(view, candidates, worlds, seed)
+        plan = self._plan(view, worlds)
+        scores = evaluate(view, candidates, worlds, seed, plan)
         ranked = sorted(scores, reverse=True)
         if ranked[0] - ranked[1] < self.CLOSE:
             # A close call: as many worlds again, and decide on all of them.
             more_seed = derive_seed(seed, "more")
             more = sample_worlds(sol, self.WORLDS, Rng(more_seed))
-            extra = evaluate(view, candidates, more, more_seed)
+            extra = evaluate(view, candidates, more, more_seed, plan)
             scores = [(a + b) / 2 for a, b in zip(scores, extra, strict=True)]
         best = max(range(len(candidates)), key=lambda i: scores[i] + (0.01 if candidates[i] == fallback else 0.0))
         return candidates[best]
+
+    def _plan(self, view: dict, worlds: list) -> Plan:
+        """How I will play later, as my beliefs (the sampled worlds) suggest: whom I would ask for
+        the suits I still need, and the chance that killing each player meets my objective."""
+        me = self.seat
+        n = len(view["players"])
+        need = needs_of(view["character"])
+        hold = holding_of(view)
+        lacking = [s for s in range(5) if need[s] > hold[s]]
+        useful = [0.0] * n
+        hits = [0.0] * n
+        kill = view["character"]["kill"]
+        for hands, chars, _tk in worlds:
+            for q in range(n):
+                if q == me:
+                    continue
+                if lacking and any(hands[q][s] for s in lacking):
+                    useful[q] += 1.0
+                if kill and kill in CHARS[chars[q]].kinds:
+                    hits[q] += 1.0
+        prefer = tuple(sorted((q for q in range(n) if q != me), key=lambda q: -useful[q])) if lacking else ()
+        kill_p = tuple(h / len(worlds) for h in hits) if kill and self.PLAN_ATTACKS else ()
+        return Plan(me, prefer if self.PLAN_INTERROGATIONS else (), kill_p)
 
     def _candidates(self, view: dict, legal: list[tuple], fallback: tuple) -> list[tuple]:
         """The actions worth searching: all of them, unless there are many (then the likeliest)."""

@@ -23,6 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, Ta
 from engine.core import IllegalAction
 from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
+from tui.widgets.botloop import BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
@@ -81,7 +82,7 @@ class SheetTable(DataTable):
             self.post_message(self.MarkRequested(event.coordinate.row, event.coordinate.column))
 
 
-class PlayScreen(Screen):
+class PlayScreen(BotLoop, Screen):
     """Board, hand, detective sheet, log, and an action bar; bots play on a timer."""
 
     HELP_TITLE = "Clue: play"
@@ -190,44 +191,6 @@ class PlayScreen(Screen):
             self._schedule_bot()
             return
         self._maybe_ask()
-
-    def _run_bots_now(self) -> None:
-        stepped = False
-        try:
-            while self.table.waiting_for_bot():
-                self.table.step_bot()
-                stepped = True
-        except Exception as e:  # a bot bug must not take the game down
-            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
-        if stepped:
-            self._save()
-
-    def _schedule_bot(self) -> None:
-        if self._timer is None:
-            self._timer = self.set_timer(self.app.bot_delay, self._bot_tick)  # type: ignore[attr-defined]
-
-    def _bot_tick(self) -> None:
-        self._timer = None
-        if not self.table.waiting_for_bot():
-            return
-        try:
-            self.table.step_bot()
-        except Exception as e:
-            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
-            return
-        self._save()
-        self.sync()
-
-    def _stop_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-
-    def bot_delay_changed(self) -> None:
-        """Called by the app when the bot speed setting changes."""
-        self._stop_timer()
-        if self.is_mounted:
-            self.sync()
 
     def _maybe_ask(self) -> None:
         """Open the dialog the rules require now (show a card, draw or not, …), once per decision."""

@@ -24,6 +24,7 @@ from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 from engine.core import IllegalAction
 from engine.masque import ROOMS, SLOTS
 from tui.masque import model as m
+from tui.widgets.botloop import BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
@@ -51,7 +52,7 @@ class RoomCell(Static):
         self.post_message(self.Clicked(self.room))
 
 
-class PlayScreen(Screen):
+class PlayScreen(BotLoop, Screen):
     """Abbey ring, cards, safe-room grid, nobles, midnight; an action bar; bots play on a timer."""
 
     HELP_TITLE = "Masque of the Red Death: play"
@@ -158,45 +159,11 @@ class PlayScreen(Screen):
             return
         self._maybe_ask()
 
-    def _run_bots_now(self) -> None:
-        stepped = False
-        try:
-            while self.table.waiting_for_bot():
-                self.table.step_bot()
-                stepped = True
-        except Exception as e:  # a bot bug must not take the game down
-            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
-        if stepped:
-            self._save()
-
-    def _schedule_bot(self) -> None:
-        if self._timer is None:
-            self._timer = self.set_timer(self.app.bot_delay, self._bot_tick)  # type: ignore[attr-defined]
-
-    def _bot_tick(self) -> None:
-        self._timer = None
-        if not self.table.waiting_for_bot():
-            return
-        try:
-            self.table.step_bot()
-        except Exception as e:
-            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")
-            return
-        self._save()
-        self.sync()
-
     def _stop_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        super()._stop_timer()
         if self._midnight_timer is not None:
             self._midnight_timer.stop()
             self._midnight_timer = None
-
-    def bot_delay_changed(self) -> None:
-        self._stop_timer()
-        if self.is_mounted:
-            self.sync()
 
     def _maybe_ask(self) -> None:
         """Open the action list by itself for the steps inside a card (whom to ask, which card…)."""

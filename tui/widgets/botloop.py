@@ -1,0 +1,55 @@
+"""Bot pacing shared by every play screen: bots act through the table, one move per tick.
+
+A screen that mixes this in provides ``table``, ``_timer`` (None at start), ``_save()`` and
+``sync()``; with a bot delay of 0 the bots play at once, otherwise one move per delay, so a
+person can follow them while the screen stays responsive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BotLoop:
+    """Run the table's bots at the app's pace; a bot that fails is reported, never fatal."""
+
+    table: Any
+    _timer: Any
+
+    def _run_bots_now(self) -> None:
+        stepped = False
+        try:
+            while self.table.waiting_for_bot():
+                self.table.step_bot()
+                stepped = True
+        except Exception as e:  # a bot bug must not take the game down
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")  # type: ignore[attr-defined]
+        if stepped:
+            self._save()  # type: ignore[attr-defined]
+
+    def _schedule_bot(self) -> None:
+        if self._timer is None:
+            self._timer = self.set_timer(self.app.bot_delay, self._bot_tick)  # type: ignore[attr-defined]
+
+    def _bot_tick(self) -> None:
+        self._timer = None
+        if not self.table.waiting_for_bot():
+            return
+        try:
+            self.table.step_bot()
+        except Exception as e:
+            self.notify(f"A bot failed: {e.__class__.__name__}: {e}", severity="error", title="Bot error")  # type: ignore[attr-defined]
+            return
+        self._save()  # type: ignore[attr-defined]
+        self.sync()  # type: ignore[attr-defined]
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def bot_delay_changed(self) -> None:
+        """Called by the app when the bot speed setting changes."""
+        self._stop_timer()
+        if self.is_mounted:  # type: ignore[attr-defined]
+            self.sync()  # type: ignore[attr-defined]
