@@ -63,7 +63,8 @@ def test_import_contracts_hold_with_external_packages_included(tmp_path):
     config.write_text(text, "utf-8")
     done = _lint(str(config))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 3 kept, 0 broken." in done.stdout
+    expected = text.count("[[tool.importlinter.contracts]]")
+    assert expected >= 5 and f"Contracts: {expected} kept, 0 broken." in done.stdout
 
 
 def _modules_loaded_by(packages: tuple[str, ...]) -> list[str]:

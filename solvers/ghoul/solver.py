@@ -785,7 +785,9 @@ def minimal_conflict(problem: Problem) -> list[int]:
         else:
             hi = mid
     keep = list(range(lo))
-    for i in reversed(range(lo - 1)):
+    # Earliest first: a hand typed later supersedes one typed before it, so the conflict keeps
+    # the newer facts and names the entries a person would check.
+    for i in range(lo - 1):
         trial = [j for j in keep if j != i]
         if not ok(trial):
             keep = trial

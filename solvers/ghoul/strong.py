@@ -4,10 +4,12 @@ It keeps the same observation log a person would type (``observations``), solves
 behaviour model (players tend to hold, take and keep the suits their character needs), and:
 
 * for the decisions that shape the game — where the token goes, the Inspectors' special
-  action, whom to interrogate, Cover Up Tracks, attacks — draws worlds from those beliefs
-  and plays every candidate to the end in each of them (:mod:`solvers.ghoul.search`);
-* for the small card choices (what to show, what to give, which card to take) uses the
-  heuristic bot's card logic, which the rollouts assume anyway.
+  action, whom to interrogate, which card to exchange, which cards to show when
+  interrogated, Cover Up Tracks, attacks — draws worlds from those beliefs and plays every
+  candidate to the end in each of them (:mod:`solvers.ghoul.search`), itself playing on by
+  its beliefs (a :class:`~solvers.ghoul.search.Plan`) and everyone else as the heuristic;
+* for the preliminary phase, face-up cards and Support actions uses the heuristic bot's
+  card logic.
 """
 
 from __future__ import annotations
