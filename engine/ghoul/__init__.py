@@ -47,3 +47,5 @@ __all__ = [
     "to_act",
     "view",
 ]
+
+load_rules = load_data  # the name the Rules screen and `unmask rules` look up
