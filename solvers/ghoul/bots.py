@@ -9,45 +9,16 @@ game is about to end.
 
 from __future__ import annotations
 
-from engine.core import Rng, derive_seed
+from engine.core import Rng
 from engine.ghoul.data import DOVE, SUIT_INDEX, TRANSFORMATION
+from solvers.botbase import ViewBot
 from solvers.ghoul.hands import matches
 
 KINDS = ("human", "ghoul", "inspector")
 
 
-class GhoulPlayerBase:
-    """Shared plumbing: a per-decision RNG (replays choose the same) and event intake."""
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.seed = seed
-        self.since = 0  # the table passes views from this event index on
-
-    def _rng(self, view: dict) -> Rng:
-        events = view["events"]
-        n = events[-1]["n"] + 1 if events else self.since
-        return Rng(derive_seed(self.seed, n))
-
-    def _consume(self, view: dict) -> None:
-        for ev in view["events"]:
-            if ev["n"] >= self.since:
-                self.observe(ev, view)
-        if view["events"]:
-            self.since = view["events"][-1]["n"] + 1
-
-    def observe(self, event: dict, view: dict) -> None:
-        """Override to learn from each new event."""
-
-    def choose(self, view: dict) -> tuple:
-        self._consume(view)
-        legal = [tuple(a) for a in view["legal"]]
-        if not legal:
-            raise ValueError("The bot was asked to act, but it has no legal action.")
-        return self.decide(view, legal, self._rng(view))
-
-    def decide(self, view: dict, legal: list[tuple], rng: Rng) -> tuple:
-        raise NotImplementedError
+class GhoulPlayerBase(ViewBot):
+    """The shared view-only plumbing (``solvers.botbase``)."""
 
 
 class RandomBot(GhoulPlayerBase):
