@@ -118,6 +118,35 @@ def test_solve_other_games_examples(game):
     assert json.loads(r.output)["status"] == "ok"
 
 
+@pytest.mark.parametrize("game,facts", [
+    # Each readable answer carries the example's certain facts, read off the same JSON.
+    ("clue", ["694,638 consistent deals", "Sansa Stark", "Most likely envelope", "Best rumor"]),
+    ("mascarade", ["2 layouts fit (exact)", "Where each mask sits", "Advice: announce king."]),
+    ("masque", ["Chance a room is deadly", "DEADLY", "Best plan from violet", "37.0%"]),
+])
+def test_solve_prints_readable_tables(game, facts):
+    name = "clue-assist-red-keep.json" if game == "clue" else f"{game}-assist.json"
+    r = run("solve", game, str(EXAMPLES / name))
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    for fact in facts:
+        assert fact in flat, fact
+    assert not r.output.lstrip().startswith("{")
+
+
+@pytest.mark.parametrize("game,entry", [
+    ("mascarade", {"t": "reveal", "cards": {"Ann": "judge"}}),  # the example makes Ann certainly the king
+    ("masque", {"type": "evidence", "slot": "12:00", "room": "black"}),  # black is safe at 12:00
+])
+def test_solve_other_games_contradiction_is_readable_and_exits_2(tmp_path, game, entry):
+    data = json.loads((EXAMPLES / f"{game}-assist.json").read_text())
+    data["log"].append(entry)
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(data))
+    r = run("solve", game, str(f))
+    assert r.exit_code == 2 and "Contradiction" in r.output and "Traceback" not in r.output
+
+
 def test_rules_lists_the_assumptions():
     r = run("rules", "clue")
     assert r.exit_code == 0 and "Assumptions" in r.output and "White Walker" in r.output

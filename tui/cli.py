@@ -303,12 +303,12 @@ def resume(
 
 @app.command()
 def solve(
-    game: Annotated[str, typer.Argument(help="Which game: clue.")],
+    game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")],
     file: Annotated[str, typer.Argument(help="An assist session file (JSON, see docs/formats.md).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    advice: Annotated[bool, typer.Option(help="Also compute the advice (the best rumor per location).")] = True,
+    advice: Annotated[bool, typer.Option(help="Clue: also compute the advice (the best rumor per location).")] = True,
     refuter_model: Annotated[
-        bool, typer.Option("--refuter-model", help="Weight each shown card by 1/(matching cards held).")
+        bool, typer.Option("--refuter-model", help="Clue: weight each shown card by 1/(matching cards held).")
     ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
@@ -341,49 +341,13 @@ def solve(
         return
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
-    elif game == "clue":
-        _print_clue_solution(out)
-    elif out.get("status") != "ok":
-        typer.echo(f"Contradiction: {out.get('message')} (entries {out.get('conflict')})")
     else:
-        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
+        from tui.solve_report import print_solution
+
+        print_solution(game, out)
     if out.get("status") != "ok":
         raise typer.Exit(2)
 
-
-def _print_clue_solution(out: dict) -> None:
-    from rich.console import Console
-    from rich.table import Table as RichTable
-
-    con = Console()
-    if out["status"] != "ok":
-        con.print(f"[bold red]Contradiction[/]: {out['message']}")
-        con.print(f"Conflicting log entries: {', '.join(str(i) for i in out['conflict'])}")
-        return
-    con.print(f"{out['deals']:,} consistent deals (exact).")
-    holders = list(next(iter(out["holders"].values())).keys()) if out["holders"] else []
-    t = RichTable(title="Who holds each card")
-    t.add_column("card")
-    for h in holders:
-        t.add_column(h, justify="right")
-    for card, row in out["holders"].items():
-        cells = []
-        for h in holders:
-            p = row[h]
-            if out["certain"].get(card) == h:
-                cells.append("[bold green]yes[/]")
-            elif p == 0:
-                cells.append("[dim]-[/]")
-            else:
-                cells.append(f"{p:.0%}")
-        t.add_row(card, *cells)
-    con.print(t)
-    adv = out.get("advice") or {}
-    best = adv.get("best_envelope")
-    if best:
-        con.print(f"Most likely envelope: {', '.join(best['cards'])} ({best['p']:.1%}).")
-    for loc, r in (adv.get("rumors") or {}).items():
-        con.print(f"  in {loc}: ask {r['suspect']} with the {r['weapon']} ({r['bits']:.2f} bits)")
 
 
 serve_app = typer.Typer(help="Host unmask for others: over SSH, or in a browser (see docs/serving.md).",

@@ -16,6 +16,7 @@ to the same tracker and belief that ``unmask solve mascarade`` uses.
 from __future__ import annotations
 
 from engine.core import Rng, derive_seed
+from solvers.botbase import ViewBot
 from solvers.mascarade.advice import (
     best_turn,
     choose_power,
@@ -29,16 +30,14 @@ from solvers.mascarade.model import Tracker, parse_config
 from solvers.mascarade.observations import ObservationLog
 
 
-class MascaradeBotBase:
-    """Shared plumbing: event intake, a per-decision RNG (so replays choose the same)."""
+class MascaradeBotBase(ViewBot):
+    """Event intake through the observation log, and an optional belief tracker (the RNG comes from ViewBot)."""
 
     tracks = False  # build a tracker from the events?
     claim_weight = 1.0
 
     def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.seed = seed
-        self.since = 0  # the table passes views from this event index on
+        super().__init__(seat, seed)
         self.tracker: Tracker | None = None
         self.broken: str | None = None  # set if the tracker ever failed (never expected)
         self.obs = ObservationLog(seat, on_entry=self._entry if self.tracks else None)
@@ -59,11 +58,6 @@ class MascaradeBotBase:
         except (Contradiction, ValueError) as e:
             self.broken = f"{type(e).__name__}: {e}"
 
-    def _rng(self, view: dict) -> Rng:
-        events = view["events"]
-        n = events[-1]["n"] + 1 if events else self.since
-        return Rng(derive_seed(self.seed, n))
-
     def choose(self, view: dict) -> tuple:
         if self.tracks:
             self.obs.update(view["events"])
@@ -77,9 +71,6 @@ class MascaradeBotBase:
         if self.tracks and (self.tracker is None or self.broken):
             return rng.choice(legal)
         return self.decide(view, legal, rng)
-
-    def decide(self, view: dict, legal: list[tuple], rng: Rng) -> tuple:
-        raise NotImplementedError
 
     # helpers for the tracking bots
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 
-from engine.core import Rng, derive_seed
+from engine.core import Rng
 from engine.masque import CARD_INDEX, GOSSIP, NR, NS, ROOM_INDEX, ROOMS, SLOTS
 from engine.masque.rules import load_actions, load_rules
+from solvers.botbase import ViewBot
 from solvers.masque.solver import (
     ask_values,
     best_by_start,
@@ -38,30 +39,16 @@ def ring_distance(a: int, b: int) -> int:
     return min(d, NR - d)
 
 
-class MasqueBotBase:
-    """Shared plumbing: a per-decision RNG (so replays choose the same) and what this seat knows."""
+class MasqueBotBase(ViewBot):
+    """What this seat knows of the Red Death cards (the RNG and event intake come from ViewBot)."""
 
     def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.seed = seed
-        self.since = 0  # the table passes views from this event index on
+        super().__init__(seat, seed)
         self.red = _RULES.red_death
         self.safe = [0] * NS  # per slot, a mask of rooms this seat knows are safe
         self.deadly = [0] * NS  # per slot, a mask of rooms this seat knows are deadly
         self.looked: set[tuple[int, int]] = set()  # (slot, index) of the Red Death cards it saw
         self.info: list[int] = []  # per seat: public count of the Rumor cards and looks it got
-
-    def _rng(self, view: dict) -> Rng:
-        events = view["events"]
-        n = events[-1]["n"] + 1 if events else self.since
-        return Rng(derive_seed(self.seed, n))
-
-    def _consume(self, view: dict) -> None:
-        for ev in view["events"]:
-            if ev["n"] >= self.since:
-                self.observe(ev)
-        if view["events"]:
-            self.since = view["events"][-1]["n"] + 1
 
     def _learn_safe(self, name: str | None) -> None:
         if name:
@@ -69,7 +56,7 @@ class MasqueBotBase:
             if c < GOSSIP:
                 self.safe[c // NR] |= 1 << (c % NR)
 
-    def observe(self, ev: dict) -> None:
+    def observe(self, ev: dict, view: dict | None = None) -> None:
         t = ev["t"]
         me = self.seat
         if t == "setup":
@@ -87,16 +74,6 @@ class MasqueBotBase:
             if ev["seat"] == me:
                 self.deadly[ev["slot"]] |= 1 << ROOM_INDEX[ev["room"]]
                 self.looked.add((ev["slot"], ev["index"]))
-
-    def choose(self, view: dict) -> tuple:
-        self._consume(view)
-        legal = [tuple(a) for a in view["legal"]]
-        if not legal:
-            raise ValueError("The bot was asked to act, but it has no legal action.")
-        return self.decide(view, legal, self._rng(view))
-
-    def decide(self, view: dict, legal: list[tuple], rng: Rng) -> tuple:
-        raise NotImplementedError
 
     # ------------------------------------------------------------ helpers every bot uses
 
@@ -129,7 +106,7 @@ class MasqueBotBase:
 class RandomBot(MasqueBotBase):
     """Uniformly random legal choices; Movement tiles only now and then, so games keep moving."""
 
-    def observe(self, ev: dict) -> None:  # it learns nothing
+    def observe(self, ev: dict, view: dict | None = None) -> None:  # it learns nothing
         return
 
     def decide(self, view: dict, legal: list[tuple], rng: Rng) -> tuple:
