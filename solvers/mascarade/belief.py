@@ -12,8 +12,16 @@ starts from the opening (every card shown face up, so one layout is certain) and
 * optionally, a claim nobody contested multiplies the weight of the layouts that agree by a
   likelihood ratio (soft evidence; off by default).
 
-Exact mode keeps every reachable layout with its weight (identical layouts merged), so the
-probabilities are exact up to float rounding and the certain facts are complete. Each hidden
+A row of the support may be *partial*: places the seat has never seen hold ``FREE``, and the
+row stands for every way to deal the masks it has not pinned onto them, all equally likely.
+That is exact because a uniform deal stays uniform under any swap of two unseen places: with
+no opening, the belief starts as one all-free row, a hidden swap between two free places
+changes nothing, a hidden swap between a seen place and a free one moves the pin (or not), and
+seeing a free place pins it with weight (copies of that mask still unplaced) / (free places).
+So large tables without an opening stay exact for as long as they would with one.
+
+Exact mode keeps every reachable (partial) layout with its weight (identical rows merged), so
+the probabilities are exact up to float rounding and the certain facts are complete. Each hidden
 swap at most doubles the support, and it can never exceed the number of distinct layouts
 (720 with 4-6 players, 20,160 with 8). When the support would pass ``exact_limit`` the belief
 switches to *particles*: the same update, followed by resampling down to ``particles``
@@ -31,6 +39,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+FREE = -1  # a place this seat has not seen since the cards were dealt (see the module doc)
 FLOOR = 0.005  # particle mode: weight mixed over every still-possible mask (see module doc)
 MIN_Q, MAX_Q = 0.001, 0.999
 
@@ -52,7 +61,7 @@ class Belief:
         self.exact_limit = max(1, exact_limit)
         self.particles = max(1, min(particles, exact_limit))
         self.rng = np.random.default_rng(seed)
-        self._pow = np.array([self.M ** i for i in range(self.P)], dtype=np.int64)
+        self._pow = np.array([(self.M + 1) ** i for i in range(self.P)], dtype=np.int64)
         self.exact = True
         self.degraded = False
         self.ess = math.inf
@@ -68,22 +77,10 @@ class Belief:
     # ------------------------------------------------------------------ set-up
 
     def _start_uniform(self, cards: Sequence[str]) -> None:
-        """No opening seen: every distinct layout equally likely (enumerated, or sampled)."""
-        total = math.factorial(self.P)
-        for c in self.counts:
-            total //= math.factorial(int(c))
-        base = [self.index[m] for m in cards]
-        if total <= self.exact_limit and math.factorial(self.P) <= 4_000_000:
-            rows = sorted(set(itertools.permutations(base)))
-            self.perms = np.array(rows, dtype=np.int8)
-            self.w = np.full(len(rows), 1.0 / len(rows))
-            return
-        self.exact = False
-        rows = np.array([self.rng.permutation(base) for _ in range(self.particles)], dtype=np.int8)
-        self.perms = rows
-        self.w = np.full(len(rows), 1.0 / len(rows))
-        self._merge()
-        self.ess = float(self.particles)
+        """No opening seen: every distinct layout equally likely, as one all-free row (exact)."""
+        del cards
+        self.perms = np.full((1, self.P), FREE, dtype=np.int8)
+        self.w = np.ones(1)
 
     def copy(self) -> Belief:
         """An independent copy (for what-if reasoning) with its own random stream."""
@@ -98,7 +95,7 @@ class Belief:
     # ------------------------------------------------------------------ internals
 
     def _merge(self) -> None:
-        keys = self.perms.astype(np.int64) @ self._pow
+        keys = (self.perms.astype(np.int64) + 1) @ self._pow
         uniq, first, inv = np.unique(keys, return_index=True, return_inverse=True)
         if len(uniq) != len(keys):
             self.w = np.bincount(inv, weights=self.w, minlength=len(uniq))
@@ -110,11 +107,32 @@ class Belief:
             raise Contradiction("no layout fits the observations")
         self.w = self.w / total
 
+    def _partial(self) -> bool:
+        return bool((self.perms < 0).any())
+
+    def _left(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per row: the copies of each mask not pinned anywhere, and the number of free places."""
+        pinned = np.stack([(self.perms == m).sum(axis=1) for m in range(self.M)], axis=1)
+        return self.counts[None, :] - pinned, (self.perms < 0).sum(axis=1)
+
     def _support_poss(self) -> np.ndarray:
-        """Which mask each place can hold, read off the support (exact mode: complete)."""
+        """Which mask each place can hold, read off the support (exact mode: complete).
+
+        A free place can hold any mask the row still has a copy of: the rest of the row's free
+        places can always take the other copies.
+        """
         poss = np.zeros((self.P, self.M), dtype=bool)
+        left = None
+        if self._partial():
+            left, _nfree = self._left()
         for p in range(self.P):
-            poss[p, np.unique(self.perms[:, p])] = True
+            col = self.perms[:, p]
+            vals = np.unique(col[col >= 0])
+            poss[p, vals] = True
+            if left is not None:
+                free = col < 0
+                if free.any():
+                    poss[p] |= (left[free] > 0).any(axis=0)
         return poss
 
     def _propagate(self) -> None:
@@ -184,6 +202,10 @@ class Belief:
         self.perms = np.concatenate([self.perms, moved])
         self.w = np.concatenate([self.w, wm])
         self._merge()
+        self._check_size()
+
+    def _check_size(self) -> None:
+        """Past ``exact_limit`` rows the belief turns to particles; in particle mode it stays at ``particles``."""
         if self.exact and len(self.w) > self.exact_limit:
             self.poss = self._support_poss()  # complete at this moment; sound from now on
             self.exact = False
@@ -204,15 +226,24 @@ class Belief:
         m = self.index.get(mask)
         if m is None:
             raise Contradiction(f"{mask!r} is not in this game")
-        keep = self.perms[:, place] == m
+        col = self.perms[:, place]
+        factor = (col == m).astype(float)
+        free = col < 0
+        if free.any():
+            left, nfree = self._left()
+            factor[free] = left[free, m] / nfree[free]  # the chance the unseen card there is ``mask``
+        keep = factor > 0
         if not keep.any():
             if self.exact or not self.poss[place, m]:
                 raise Contradiction(f"{mask!r} cannot be there")
             self._rejuvenate(place, m)
             return
-        kept = float(self.w[keep].sum() / self.w.sum())
-        self.perms = self.perms[keep]
-        self.w = self.w[keep]
+        before = float(self.w.sum())
+        self.perms = self.perms[keep].copy()
+        self.perms[:, place] = m
+        self.w = self.w[keep] * factor[keep]
+        kept = float(self.w.sum() / before)
+        self._merge()
         self._normalise()
         if not self.exact:
             self.ess *= kept  # the particles that survive
@@ -220,11 +251,33 @@ class Belief:
             self.poss[place, m] = True
             self._propagate()
 
+    def _pin(self, place: int) -> None:
+        """Split every row where ``place`` is free into one row per mask it could be (exactly)."""
+        col = self.perms[:, place]
+        free = col < 0
+        if not free.any():
+            return
+        left, nfree = self._left()
+        rows, ws = [self.perms[~free]], [self.w[~free]]
+        fp, fw, fl, fn = self.perms[free], self.w[free], left[free], nfree[free]
+        for m in range(self.M):
+            has = fl[:, m] > 0
+            if has.any():
+                r = fp[has].copy()
+                r[:, place] = m
+                rows.append(r)
+                ws.append(fw[has] * fl[has, m] / fn[has])
+        self.perms = np.concatenate(rows)
+        self.w = np.concatenate(ws)
+        self._merge()
+        self._check_size()
+
     def weigh(self, place: int, mask: str, ratio: float) -> None:
         """Soft evidence: layouts with ``mask`` at ``place`` become ``ratio`` times as likely."""
         m = self.index.get(mask)
         if m is None or ratio == 1.0 or ratio <= 0:
             return
+        self._pin(place)
         r = np.where(self.perms[:, place] == m, ratio, 1.0)
         if not self.exact:  # Kish's effective sample size after reweighting
             self.ess *= float((self.w @ r) ** 2 / (self.w @ (r * r)) / self.w.sum())
@@ -271,13 +324,22 @@ class Belief:
     # ------------------------------------------------------------------ reading
 
     def size(self) -> int:
+        """Rows in the support: full layouts, or partial ones standing for every way to fill their free places."""
         return len(self.w)
 
     def marginals(self) -> np.ndarray:
         """``[place, mask]`` probabilities (rows sum to 1)."""
         out = np.empty((self.P, self.M))
+        spread = None
+        if self._partial():
+            left, nfree = self._left()
+            spread = np.where(nfree[:, None] > 0, left / np.maximum(nfree, 1)[:, None], 0.0) * self.w[:, None]
         for p in range(self.P):
-            out[p] = np.bincount(self.perms[:, p], weights=self.w, minlength=self.M)
+            col = self.perms[:, p]
+            pinned = col >= 0
+            out[p] = np.bincount(col[pinned], weights=self.w[pinned], minlength=self.M)
+            if spread is not None and not pinned.all():
+                out[p] += spread[~pinned].sum(axis=0)
         if not self.exact:
             allowed = self.poss / self.poss.sum(axis=1, keepdims=True)
             out = (1.0 - FLOOR) * out + FLOOR * allowed
@@ -296,5 +358,18 @@ class Belief:
         return min(1.0, 1.959964 * 0.5 / math.sqrt(max(1.0, self.ess)) + FLOOR)
 
     def layouts(self) -> list[tuple[tuple[str, ...], float]]:
-        """The support as (layout, weight) pairs (for tests and small cases)."""
-        return [(tuple(self.ids[i] for i in row), float(w)) for row, w in zip(self.perms.tolist(), self.w, strict=True)]
+        """The support as (full layout, weight) pairs, partial rows expanded (for tests and small cases)."""
+        out: dict[tuple[str, ...], float] = {}
+        left, nfree = self._left()
+        for row, w, lf, nf in zip(self.perms.tolist(), self.w.tolist(), left.tolist(), nfree.tolist(), strict=True):
+            if nf == 0:
+                fills: list[tuple[int, ...]] = [()]
+            else:
+                bag = [m for m in range(self.M) for _ in range(lf[m])]
+                fills = sorted(set(itertools.permutations(bag)))
+            share = w / len(fills)
+            for fill in fills:
+                it = iter(fill)
+                lay = tuple(self.ids[v if v >= 0 else next(it)] for v in row)
+                out[lay] = out.get(lay, 0.0) + share
+        return list(out.items())

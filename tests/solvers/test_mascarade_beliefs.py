@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 
@@ -131,12 +132,20 @@ def test_soak_particle_mode_sound(block):
 # ----------------------------------------------------------------------------- exactness
 
 
-def brute_force(config: dict, log: list[dict], prior: float = 0.5) -> dict[tuple, float]:
-    """Every history of hidden swap decisions, weighted and filtered by the log: no merging, no numpy."""
+def brute_force(config: dict, log: list[dict], prior: float = 0.5,
+                cards: list[str] | None = None) -> dict[tuple, float]:
+    """Every history of hidden swap decisions, weighted and filtered by the log: no merging, no numpy.
+
+    Without an opening (``config["opening"]`` None) it starts from every distinct layout of ``cards``.
+    """
     names = config["players"]
     places = [*names, *(f"T{i + 1}" for i in range(config["table"]))]
     me = names.index(config["me"])
-    paths: list[tuple[list[str], float]] = [(list(config["opening"]), 1.0)]
+    if config.get("opening") is None:
+        starts = sorted(set(itertools.permutations(cards)))
+        paths: list[tuple[list[str], float]] = [(list(s), 1.0) for s in starts]
+    else:
+        paths = [(list(config["opening"]), 1.0)]
 
     def keep(place: str, mask: str) -> None:
         nonlocal paths
@@ -224,6 +233,48 @@ def test_exact_belief_equals_brute_force(players):
     assert {"swap", "look", "reveal"} <= kinds
 
 
+@pytest.mark.parametrize("players", [4, 5])
+def test_exact_belief_without_the_opening_equals_brute_force(players):
+    """With no opening seen, partial rows (unseen places free) give exactly the enumeration over every
+    starting layout and every hidden decision."""
+    checked = 0
+    for config, log in _short_logs(players, games=4, hidden_cap=5):
+        config = {**config, "opening": None}
+        tr = Tracker(parse_config(config))
+        for i, e in enumerate(log):
+            tr.add(e, i)
+        assert tr.belief.exact
+        want = brute_force(config, log, cards=list(tr.setup.cards))
+        got = dict(tr.belief.layouts())
+        assert set(got) == set(want)
+        for lay, w in want.items():
+            assert got[lay] == pytest.approx(w, abs=1e-12)
+        marg = tr.belief.marginals()
+        for p in range(len(tr.setup.cards)):
+            for m, name in enumerate(tr.belief.ids):
+                assert marg[p, m] == pytest.approx(sum(w for lay, w in want.items() if lay[p] == name), abs=1e-12)
+        checked += 1
+    assert checked == 4 * players
+
+
+def test_twelve_players_without_the_opening_stay_exact():
+    """The weak spot of particles (large tables, no opening) is exact now: 12 places, 40 hidden swaps and looks."""
+    cards = ["judge", "peasant", "peasant", "king", "queen", "bishop", "cheater", "thief", "spy", "fool", "witch",
+             "widow"]
+    b = Belief(cards, None, exact_limit=200_000)
+    r = Rng(5)
+    for k in range(40):
+        a, c = r.below(12), r.below(12)
+        b.swap(a, c)
+        if k % 8 == 7:
+            marg = b.marginals()
+            place = r.below(12)
+            m = int(np.argmax(marg[place] > 0))
+            b.observe(place, b.ids[m])
+    assert b.exact and b.error_bound() == 0.0
+    assert np.allclose(b.marginals().sum(axis=1), 1.0)
+
+
 def test_exact_belief_equals_brute_force_with_every_kind_of_entry():
     """A written log with a Puppeteer trade, a Fool's swap between others, Spy looks, a Princess showing."""
     config = {"players": ["A", "B", "C", "D", "E"], "me": "A", "table": 1, "masks": ["judge", "spy", "princess", "fool",
@@ -296,8 +347,10 @@ def test_observations_filter_and_contradictions_raise():
 def test_no_opening_starts_uniform():
     """Option opening=False (or a late join): every layout equally likely."""
     b = Belief(OPENING, None)
-    assert b.size() == 720
+    assert b.size() == 1  # one partial row: every place free
     assert np.allclose(b.marginals(), 1 / 6)
+    lays = dict(b.layouts())
+    assert len(lays) == 720 and np.allclose(list(lays.values()), 1 / 720)
 
 
 def test_claims_are_soft_evidence_only_when_asked():
