@@ -334,7 +334,8 @@ def status_line(view: dict, board: Board) -> str:
         parts.append("Game over")
     else:
         actor = view["to_act"]
-        parts.append("Your move" if actor == seats.me else f"{seats.names[actor]} to act")
+        mine = {"refute": "You show a card", "offer": "Your choice"}.get(view["phase"], "Your move")
+        parts.append(mine if actor == seats.me else f"{seats.names[actor]} to act")
     parts.append(f"Walkers {view['walkers']}/8")
     parts.append(f"Plot deck {view['plot_deck']}")
     if view["dice"]:
