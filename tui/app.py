@@ -41,11 +41,19 @@ class UnmaskCommands(Provider):
         app = self.app
         assert isinstance(app, UnmaskApp)
         speed = "readable" if app.bot_delay == 0 else "instant"
+        from tui.screens.home import GAMES, _built
+
+        games: list[tuple[str, str, Callable[[], Any]]] = []
+        for gid, title in GAMES:  # only what is built, like the home screen
+            games.append((f"New game: {title} vs bots", f"Set up a game of {title} against bots",
+                          partial(app.action_new_game, gid)))
+            if _built(f"tui.assist.{gid}"):
+                games.append((f"Assist a table game: {title}", f"Keep the notes of a real {title} table",
+                              partial(app.action_assist, gid)))
+            games.append((f"Rules: {title}", "The rulebook and our assumptions", partial(app.action_rules, gid)))
         return [
-            ("New game: Clue vs bots", "Set up a Clue: Game of Thrones game against bots", app.action_new_game),
-            ("Assist a table game: Clue", "Keep the detective notes of a real Clue table", app.action_assist),
+            *games,
             ("Resume a saved game", "List the saved sessions", app.action_resume),
-            ("Rules: Clue", "The rulebook and our assumptions", partial(app.action_rules, "clue")),
             ("Help: keys of this screen", "Every key binding of the current screen", app.action_help),
             (f"Bot speed: make it {speed}", "Toggle between instant and readable bot moves",
              app.action_toggle_bot_speed),
@@ -82,8 +90,9 @@ class UnmaskApp(App[None]):
     ]
 
     def __init__(self, *, table: Table | None = None, session_id: str | None = None, human_seat: int = 0,
-                 bot_delay: float | None = None, start: str = "home") -> None:
+                 bot_delay: float | None = None, start: str = "home", session: Any = None) -> None:
         super().__init__()
+        self._session = session  # an assist session to reopen (start="assist:GAME")
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
         self._table = table
         self._session_id = session_id
@@ -101,7 +110,7 @@ class UnmaskApp(App[None]):
         elif self._start == "resume":
             self.action_resume()
         elif self._start.startswith("assist"):
-            self.open_assist(self._session_id, game=self._start.partition(":")[2] or "clue")
+            self.open_assist(self._session_id, session=self._session, game=self._start.partition(":")[2] or "clue")
         elif self._start.startswith("rules"):
             self.action_rules(self._start.partition(":")[2] or "clue")
 

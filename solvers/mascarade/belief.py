@@ -323,6 +323,10 @@ class Belief:
 
     # ------------------------------------------------------------------ reading
 
+    def unseen(self) -> int:
+        """Places free in some row: never seen since the deal, each of their fills equally likely."""
+        return int((self.perms < 0).any(axis=0).sum())
+
     def size(self) -> int:
         """Rows in the support: full layouts, or partial ones standing for every way to fill their free places."""
         return len(self.w)

@@ -112,7 +112,7 @@ def result_of(tr: Tracker, advice: bool = True) -> dict:
         if missing:
             never[names[p]] = missing
     out = {"status": "ok", "exact": b.exact, "error_bound": b.error_bound(), "layouts": b.size(),
-           "probabilities": probs, "certain": {"at": at, "not": never},
+           "unseen": b.unseen(), "probabilities": probs, "certain": {"at": at, "not": never},
            "table": {"coins": dict(zip(tr.names, tr.coins, strict=True)), "court": tr.court,
                      "order": [tr.names[i] for i in tr.order]}}
     if advice:

@@ -1,299 +1,742 @@
-"""The Mascarade table assistant: your notes of a real table, and what they say about every card.
+"""The Mascarade table assistant: your notes of a real table in a few taps, and what they say.
 
-You type what happened, one short line at a time (``Bob swap T1``, ``Cy announce king``,
-``Dee claim``, ``reveal Bob=king Cy=judge``…); each line becomes an entry of the session log
-(``docs/mascarade.md``), ``solvers.mascarade.solve`` runs in a thread worker, and the screen
-shows the chances per place, the certain facts and the advice. A line the solver refuses (or
-that contradicts the notes) is not kept: a notification says why.
+:class:`MascaradeAssistScreen` holds one assist session in the ``unmask solve mascarade`` format
+(``docs/mascarade.md``): the config from the setup form, the log the user builds with the entry
+dialog (a typed line is an optional fast path), and an undo stack of earlier logs. Every change
+is saved at once (``tui.storage``) and solved again in a thread worker, so the screen never
+freezes. The grid shows seats x masks with the chances and the certain facts, beside it the log,
+my own swaps and looks, and the advice. A log the solver finds impossible is never cut: the
+conflicting entries are marked, the last good grid stays on screen marked stale, and Edit,
+Delete or Undo fix it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import json
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
+from textual.worker import get_current_worker
 
-from engine.session import Session
-from tui.widgets.choices import Btn
-from tui.widgets.logview import LogView
+from engine.session import Session, SessionError
+from tui.assist import mascarade_model as mm
+from tui.assist.clue import LogList
+from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
+from tui.assist.mascarade_dialogs import MascaradeEntryDialog
+from tui.assist.mascarade_setup import MascaradeSetupForm
+from tui.assist.widgets import KeyBar, ScrollColumn, Tap
+from tui.storage import load_session, new_session_id, save_session
 
-SYNTAX = ("Set up: players A B C D [me=B] · opening A=MASK … T1=MASK. "
-          "Lines: NAME swap PLACE [yes|no] · NAME look [MASK] · NAME announce MASK · NAME claim · "
-          "NAME pass · reveal NAME=MASK … · NAME spy TARGET [MINE THEIRS] · NAME fool A B · "
-          "NAME shown TARGET [MASK] · NAME puppeteer A B · coins NAME=N … [court=N]")
-DEFAULT_CONFIG = {"players": ["Ann", "Bob", "Cy", "Dee"], "me": "Ann", "opening": None}
+UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
+VIEWS = ("grid", "log", "advice")
+ENTRY_BUTTONS = (("swap", "Swap"), ("look", "Look"), ("announce", "Announce"), ("answers", "Answers"),
+                 ("reveal", "Reveal"), ("coins", "Coins"), ("spy", "More…"))
 
-
-def parse_line(line: str) -> dict:
-    """One typed line -> one session log entry (raises ValueError with a sentence)."""
-    words = line.split()
-    if not words:
-        raise ValueError("Type what happened, e.g. “Bob swap T1”.")
-    head = words[0].lower()
-    if head == "reveal":
-        pairs = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-        if not pairs:
-            raise ValueError("reveal NAME=MASK …: which cards were shown?")
-        return {"t": "reveal", "cards": {k: v.lower() for k, v in pairs.items()}}
-    if head == "coins":
-        coins = {}
-        court = None
-        for w in words[1:]:
-            k, _, v = w.partition("=")
-            if not v.isdigit():
-                raise ValueError("coins NAME=N … [court=N]: numbers please.")
-            if k.lower() == "court":
-                court = int(v)
-            else:
-                coins[k] = int(v)
-        entry: dict[str, Any] = {"t": "coins", "coins": coins}
-        if court is not None:
-            entry["court"] = court
-        return entry
-    if len(words) < 2:
-        raise ValueError(f"What did {words[0]} do? {SYNTAX}")
-    by, verb, rest = words[0], words[1].lower(), words[2:]
-    if verb == "swap" and rest:
-        e: dict[str, Any] = {"t": "swap", "by": by, "with": rest[0]}
-        if len(rest) > 1:
-            e["swapped"] = rest[1].lower() in ("yes", "y", "true", "1")
-        return e
-    if verb == "look":
-        return {"t": "look", "by": by, **({"card": rest[0].lower()} if rest else {})}
-    if verb == "announce" and rest:
-        return {"t": "announce", "by": by, "mask": rest[0].lower()}
-    if verb in ("claim", "pass"):
-        return {"t": verb, "by": by}
-    if verb == "spy" and rest:
-        e = {"t": "spy", "by": by, "target": rest[0]}
-        if len(rest) >= 3:
-            e.update(mine=rest[1].lower(), theirs=rest[2].lower())
-        return e
-    if verb == "fool" and len(rest) >= 2:
-        return {"t": "swap", "by": by, "a": rest[0], "b": rest[1]}
-    if verb == "shown" and rest:
-        return {"t": "shown", "by": by, "target": rest[0], **({"card": rest[1].lower()} if len(rest) > 1 else {})}
-    if verb == "puppeteer" and len(rest) >= 2:
-        return {"t": "puppeteer", "by": by, "a": rest[0], "b": rest[1]}
-    raise ValueError(f"Not understood: “{line}”. {SYNTAX}")
+parse_line = mm.parse_line  # the typed fast path (kept importable from here)
+describe_entry = mm.describe
 
 
-def describe_entry(e: dict) -> str:
-    """A short sentence for a log entry (the notes panel)."""
-    t = e.get("t")
-    by = e.get("by", "")
-    if t == "swap":
-        if "with" in e:
-            how = "" if "swapped" not in e else (" (really)" if e["swapped"] else " (pretended)")
-            return f"{by} swaps or pretends with {e['with']}{how}"
-        return f"{by} swaps or pretends the cards of {e['a']} and {e['b']}"
-    if t == "look":
-        return f"{by} looks at their card" + (f": {e['card']}" if e.get("card") else "")
-    if t == "announce":
-        return f"{by} announces the {e['mask']}"
-    if t in ("claim", "pass"):
-        return f"{by} {'claims too' if t == 'claim' else 'passes'}"
-    if t == "reveal":
-        return "revealed: " + ", ".join(f"{k} {v}" for k, v in e["cards"].items())
-    if t == "spy":
-        return f"{by} spies {e['target']}" + (f" ({e['mine']} / {e['theirs']})" if e.get("mine") else "")
-    if t == "shown":
-        return f"{by} shows {e['target']}'s card" + (f": {e['card']}" if e.get("card") else "")
-    if t == "puppeteer":
-        return f"{by}: {e['a']} and {e['b']} trade places"
-    if t == "coins":
-        return "coins: " + ", ".join(f"{k} {v}" for k, v in e["coins"].items())
-    return str(e)
+def _copy(data: Any) -> Any:
+    """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
+    return json.loads(json.dumps(data))
 
 
-class AssistScreen(Screen):
-    """Notes on the left, the beliefs on the right, one input line for what happened."""
+class MascaradeAssistScreen(Screen[None]):
+    """Notes for a real Mascarade table: setup, then a log of what happened, and the belief grid."""
 
     HELP_TITLE = "Mascarade: table assistant"
-    AUTO_FOCUS = "#mqa-input"
+    CSS_PATH = "assist.tcss"
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
+    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
     SCOPED_CSS = False
-    DEFAULT_CSS = """
-    #mqa-main { height: 1fr; }
-    #mqa-beliefs { width: 1fr; height: 100%; padding: 0 1; }
-    #mqa-notes { width: 34; height: 100%; border-left: tall $panel; }
-    Screen.-wide #mqa-notes { width: 48; }
-    #mqa-status { height: 1; padding: 0 1; background: $panel; }
-    #mqa-advice { height: auto; padding: 0 1; background: $primary 20%; }
-    #mqa-bar { height: 3; }
-    #mqa-input { width: 1fr; }
-    #mqa-bar Button { min-width: 8; width: auto; margin: 0 0 0 1; }
+    CSS = """
+    MascaradeAssistScreen #mx-setup { height: 1fr; }
+    MascaradeAssistScreen #mx-setup-main { height: 1fr; padding: 0 0 0 1; }
+    MascaradeAssistScreen #mx-setup-scroll { height: 1fr; }
+    MascaradeAssistScreen #mx-setup-buttons { padding: 0 1; }
+    MascaradeAssistScreen #mx-count { width: 1fr; max-width: 70; }
+    MascaradeAssistScreen .mx-seat { height: auto; }
+    MascaradeAssistScreen .mx-seat-num { width: 4; }
+    MascaradeAssistScreen.-ax-tall .mx-seat-num { height: 3; content-align: right middle; padding: 0 1 0 0; }
+    MascaradeAssistScreen .mx-name { width: 1fr; max-width: 20; margin: 0 1 0 0; }
+    MascaradeAssistScreen .mx-me { width: 8; }
+    MascaradeAssistScreen .mx-me.-on { background: $primary; color: $text; }
+    MascaradeAssistScreen #mx-custom { width: 1fr; }
+    MascaradeAssistScreen #mx-summary { color: $text-muted; }
+    MascaradeAssistScreen #mx-opening { height: auto; }
+    MascaradeAssistScreen .mx-open-row { height: auto; }
+    MascaradeAssistScreen .mx-open-label { width: 9; height: 1; text-style: bold; }
+    MascaradeAssistScreen.-ax-tall .mx-open-label { height: 3; content-align: left middle; }
+    MascaradeAssistScreen .mx-opt-label { height: 1; color: $text-muted; }
+    MascaradeAssistScreen .mx-choice { width: 1fr; max-width: 70; }
+    MascaradeAssistScreen #mx-errors { color: $text-error; text-style: bold; }
+    MascaradeAssistScreen #mx-main { height: 1fr; }
+    MascaradeAssistScreen #mx-status { height: auto; max-height: 3; padding: 0 1; }
+    MascaradeAssistScreen #mx-status.-problem { background: $error 30%; text-style: bold; }
+    MascaradeAssistScreen .mx-toolbar { height: auto; padding: 0 0 0 1; }
+    MascaradeAssistScreen.-ax-wide .ax-tab, MascaradeAssistScreen.-ax-wide #mx-tabs { display: none; }
+    MascaradeAssistScreen #mx-body { height: 1fr; }
+    MascaradeAssistScreen #mx-grid-panel { width: 1fr; }
+
+    MascaradeAssistScreen #mx-grid-scroll { height: 1fr; width: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    MascaradeAssistScreen #mx-grid { width: auto; padding: 0 1; }
+    MascaradeAssistScreen #mx-mine { width: 1fr; padding: 0 1; }
+    MascaradeAssistScreen #mx-grid-scroll.-stale { opacity: 60%; }
+    MascaradeAssistScreen #mx-side { width: 1fr; }
+    MascaradeAssistScreen #mx-log { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    MascaradeAssistScreen #mx-log-buttons { height: auto; }
+    MascaradeAssistScreen.-ax-wide #mx-advice-panel { height: 1fr; }
+    MascaradeAssistScreen #mx-advice-scroll { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    MascaradeAssistScreen #mx-advice { width: 1fr; padding: 0 1; }
+    MascaradeAssistScreen #mx-line-row { height: auto; display: none; }
+    MascaradeAssistScreen #mx-line-row.-on { display: block; }
+    MascaradeAssistScreen #mx-line { width: 1fr; }
+    MascaradeAssistScreen #mx-damaged { height: 1fr; padding: 1 2; }
     """
-    BINDINGS = [
-        Binding("ctrl+z", "undo", "Undo last", id="mqa-undo"),
-        Binding("escape", "app.home", "Home", id="mqa-home"),
+    BINDINGS: ClassVar = [
+        Binding("s", "entry('swap')", "Swap", id="mascarade.swap"),
+        Binding("l", "entry('look')", "Look", id="mascarade.look"),
+        Binding("a", "entry('announce')", "Announce", id="mascarade.announce"),
+        Binding("c", "entry('answers')", "Answers", id="mascarade.answers"),
+        Binding("r", "entry('reveal')", "Reveal", id="mascarade.reveal"),
+        Binding("o", "entry('coins')", "Coins", id="mascarade.coins"),
+        Binding("m", "entry('spy')", "More", id="mascarade.more"),
+        Binding("u,ctrl+z", "undo", "Undo", id="mascarade.undo"),
+        Binding("e", "edit", "Edit", id="mascarade.edit"),
+        Binding("x,delete", "delete", "Delete", id="mascarade.delete"),
+        Binding("t", "type_line", "Type", id="mascarade.type"),
+        Binding("g", "view('grid')", "Grid", id="mascarade.view.grid"),
+        Binding("n", "view('log')", "Log", id="mascarade.view.log"),
+        Binding("d", "view('advice')", "Advice", id="mascarade.view.advice"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="mascarade.page_down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="mascarade.page_up"),
+        Binding("escape", "close", "Close", id="mascarade.close"),
     ]
+
+    class Solved(Message):
+        """A solver answer for the log of generation ``gen``."""
+
+        def __init__(self, gen: int, result: dict[str, Any]) -> None:
+            super().__init__()
+            self.gen = gen
+            self.result = result
 
     def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
         super().__init__()
-        from tui.storage import new_session_id
+        self.session_id = session_id
+        self.session = session
+        self.mode = "setup" if session is None and session_id is None else "main"
+        self.config: dict[str, Any] = {}
+        self.variant: dict[str, Any] = dict(mm.VARIANT_DEFAULT)
+        self.entries: list[Any] = []
+        self.history: list[list[Any]] = []
+        self.result: dict[str, Any] | None = None  # the last good answer
+        self.state = "idle"  # idle, solving, ok, contradiction, error
+        self.problem = ""
+        self.conflict: set[int] = set()
+        self.opening_conflict = False
+        self.gen = 0
+        self.current_view = "grid"
+        self.load_error = ""
+        self._dialog: MascaradeEntryDialog | None = None
 
-        self.session = session or Session(game="mascarade", mode="assist", config=dict(DEFAULT_CONFIG), log=[])
-        self.session_id = session_id or new_session_id("mascarade", "assist")
-        self.result: dict | None = None
-        self._asked = 0
+    # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Static(id="mqa-status")
-        with Horizontal(id="mqa-main"):
-            yield Static(id="mqa-beliefs")
-            with Vertical(id="mqa-notes"):
-                yield LogView(id="mqa-log")
-        yield Static(id="mqa-advice")
-        with Horizontal(id="mqa-bar"):
-            box = Input(placeholder="e.g. Bob swap T1 · Cy announce king · Dee pass", id="mqa-input")
-            box.cursor_blink = False
-            yield box
-            yield Btn("Add (⏎)", id="mqa-add", variant="primary")
-            yield Btn("Undo (^z)", id="mqa-undo-btn")
-        yield Footer()
+        yield Static("Mascarade assistant", id="mx-head", classes="ax-title")
+        if self.mode == "setup":
+            yield MascaradeSetupForm(id="mx-setup")
+        with Vertical(id="mx-damaged"):
+            yield Static("", id="mx-damaged-text")
+            with Horizontal(classes="ax-form-buttons"):
+                yield Tap("New table", id="mx-damaged-new", variant="primary")
+                yield Tap("Close", id="mx-damaged-close")
+        with Vertical(id="mx-main"):
+            yield Static("", id="mx-status")
+            with Horizontal(classes="mx-toolbar"):
+                for kind, label in ENTRY_BUTTONS:
+                    yield Tap(label, id=f"mx-do-{kind}", variant="primary" if kind == "swap" else "default")
+                yield Tap("Undo", id="mx-do-undo")
+                yield Tap("Type", id="mx-do-type")
+                yield Static(classes="ax-spacer")
+                yield Tap("✕", id="mx-do-close")
+            with Horizontal(classes="mx-toolbar", id="mx-tabs"):
+                yield Tap("Grid", id="mx-tab-grid", classes="ax-tab")
+                yield Tap("Log", id="mx-tab-log", classes="ax-tab")
+                yield Tap("Advice", id="mx-tab-advice", classes="ax-tab")
+            with Horizontal(id="mx-body"):
+                with Vertical(id="mx-grid-panel", classes="ax-panel"):
+                    yield Static("Seats × masks", id="mx-grid-head", classes="ax-panel-head")
+                    with Horizontal(classes="ax-panel-row"):
+                        with VerticalScroll(id="mx-grid-scroll"):
+                            yield Static("", id="mx-grid")
+                            yield Static("", id="mx-mine")
+                        yield ScrollColumn(lambda: self.query_one("#mx-grid-scroll"), id="mx-grid-btns")
+                with Vertical(id="mx-side"):
+                    with Vertical(id="mx-log-panel", classes="ax-panel"):
+                        yield Static("Log", id="mx-log-head", classes="ax-panel-head")
+                        with Horizontal(classes="ax-panel-row"):
+                            yield LogList(id="mx-log")
+                            yield ScrollColumn(lambda: self.query_one("#mx-log"), id="mx-log-scroll")
+                        with Horizontal(id="mx-log-buttons"):
+                            yield Tap("Edit", id="mx-do-edit")
+                            yield Tap("Delete", id="mx-do-delete")
+                    with Vertical(id="mx-advice-panel", classes="ax-panel"):
+                        yield Static("Advice", id="mx-advice-head", classes="ax-panel-head")
+                        with Horizontal(classes="ax-panel-row"):
+                            with VerticalScroll(id="mx-advice-scroll"):
+                                yield Static("", id="mx-advice")
+                            yield ScrollColumn(lambda: self.query_one("#mx-advice-scroll"), id="mx-advice-btns")
+            with Horizontal(id="mx-line-row"):
+                line = Input(placeholder="e.g. Bob swap T1 · Cy announce king · reveal Bob=king (Enter)",
+                             id="mx-line", classes="ax-input")
+                line.cursor_blink = False
+                yield line
+                yield Tap("Add", id="mx-do-addline")
+        yield KeyBar(id="ax-keys")
 
     def on_mount(self) -> None:
-        self._status()
-        self.query_one("#mqa-log", LogView).extend(
-            [Text(f"{i + 1}. {describe_entry(e)}") for i, e in enumerate(self.session.log)])
-        self._solve(list(self.session.log), None)
+        try:
+            if self.session is None and self.session_id is not None:
+                self.session = load_session(self.session_id)
+            if self.session is not None:
+                self._check_session(self.session)
+                self._start(self.session)
+        except SessionError as e:  # one line that says what is wrong; the file is not touched
+            self.session = None
+            self.load_error = str(e)
+            self.mode = "damaged"
+        self._show_mode()
 
-    # ----------------------------------------------------------------- solving
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mqa-solve")
-    def _solve(self, log: list, new: dict | None) -> None:
-        from solvers.mascarade import SolverInputError, solve
+    @staticmethod
+    def _check_session(session: Session) -> None:
+        """Refuse what is not a Mascarade assist session, with one line that says why."""
+        if session.game != "mascarade" or session.mode != "assist":
+            raise SessionError(f"This is a {session.game} {session.mode} session, not a Mascarade table-assistant one.")
+        from solvers.mascarade import SolverInputError, parse_config
 
         try:
-            res = solve(self.session.config, log, advice=True)
-        except (SolverInputError, ValueError) as e:
-            self.app.call_from_thread(self._refused, str(e))
-            return
-        self.app.call_from_thread(self._solved, log, new, res)
+            parse_config(session.config)
+        except SolverInputError as e:
+            raise SessionError(f"The session's setup is not usable: {e}") from None
 
-    def _refused(self, message: str) -> None:
-        self.notify(message.splitlines()[0] if message else "Not accepted.", title="Not kept", severity="warning")
+    def _start(self, session: Session) -> None:
+        self.mode = "main"
+        self.config = session.config
+        variant = session.extra.get("variant")
+        self.variant = dict(mm.VARIANT_DEFAULT, **(variant if isinstance(variant, dict) else {}))
+        self.entries = list(session.log)
+        undo = session.extra.get("undo", [])
+        # The undo history is a convenience: a damaged one is dropped, the log itself never is.
+        self.history = [list(x) for x in undo if isinstance(x, list)] if isinstance(undo, list) else []
+        if self.session_id is None:
+            self.session_id = new_session_id("mascarade", "assist")
+        self._refresh_log()
+        self._solve_now()
 
-    def _solved(self, log: list, new: dict | None, res: dict) -> None:
-        if res.get("status") != "ok":
-            self._refused(res.get("message", "These notes contradict each other."))
-            return
-        if new is not None:
-            self.session.log = log
-            self.query_one("#mqa-log", LogView).extend([Text(f"{len(log)}. {describe_entry(new)}")])
-            self._save()
-        self.result = res
-        self._draw()
-
-    def _draw(self) -> None:
-        res = self.result or {}
-        probs = res.get("probabilities", {})
-        wide = self.app.size.width >= 110
-        k = 3 if wide else 2
-        t = Text()
-        t.append("Place  What is there (chance)\n", style="bold")
-        for place, dist in probs.items():
-            best = sorted((m for m in dist if dist[m] > 0.005), key=lambda m: -dist[m])[:k]
-            sure = len(best) == 1
-            t.append(f"{place[:6]:<7}", style="bold")
-            t.append(" · ".join(f"{m.title()} {round(dist[m] * 100)}%" for m in best) + "\n",
-                     style="bold green" if sure else "yellow")
-        exact = "exact" if res.get("exact") else f"approximate (±{res.get('error_bound', 0):.2f})"
-        t.append(f"\n{res.get('layouts', 0)} layouts, {exact}.\n", style="dim")
-        if wide:
-            t.append("\nWhat to type\n", style="bold underline")
-            t.append(SYNTAX.replace(" · ", "\n").replace("Lines: ", "\n") + "\n", style="dim")
-        self.query_one("#mqa-beliefs", Static).update(t)
-        adv = (res.get("advice") or {})
-        best = adv.get("best") or {}
-        line = "Advice: " + (f"{best.get('action')}" + (f" the {best['mask']}" if best.get("mask") else "")
-                             + (f" with {best['with']}" if best.get("with") else "")) if best else ""
-        pend = adv.get("pending")
-        if pend:
-            line = (f"{pend['by']} announced the {pend['mask']}: "
-                    f"{'claim' if pend['claim'] else 'pass'} is advised.")
-        self.query_one("#mqa-advice", Static).update(
-            line or "Type what happens at the table (start with: players A B C D, opening A=mask …).")
-
-    # ----------------------------------------------------------------- input
-
-    def _setup_line(self, line: str) -> bool:
-        """``players A B C D [me=B]`` or ``opening A=mask … T1=mask``, before the first note."""
-        words = line.split()
-        if not words or words[0].lower() not in ("players", "opening"):
-            return False
-        if self.session.log:
-            self.notify("Change the players or the opening before the first note (undo the notes first).",
-                        title="Not now", severity="warning")
-            return True
-        cfg = dict(self.session.config)
-        if words[0].lower() == "players":
-            names = [w for w in words[1:] if "=" not in w]
-            me = next((w.split("=", 1)[1] for w in words[1:] if w.lower().startswith("me=")), names[0] if names else "")
-            cfg.update(players=names, me=me, opening=None)
+    def _show_mode(self) -> None:
+        forms = list(self.query(MascaradeSetupForm))
+        if self.mode == "setup" and not forms:
+            self.mount(MascaradeSetupForm(id="mx-setup"), after="#mx-head")
+        elif self.mode != "setup":
+            for form in forms:
+                form.remove()
+        self.query_one("#mx-damaged").display = self.mode == "damaged"
+        self.query_one("#mx-main").display = self.mode == "main"
+        head = self.query_one("#mx-head", Static)
+        if self.mode == "main":
+            head.update(self._head_text())
+            self._apply_view()
+            self.query_one("#mx-log").focus()
+        elif self.mode == "damaged":
+            head.update("Mascarade assistant · cannot open this session")
+            self.query_one("#mx-damaged-text", Static).update(
+                f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file.")
+            self.set_focus(None)
         else:
-            cfg["opening"] = {k: v.lower() for k, v in (w.split("=", 1) for w in words[1:] if "=" in w)} or None
+            head.update("Mascarade assistant · new table")
+            self.call_after_refresh(lambda: self.query_one("#mx-count").focus())
+        self.refresh_bindings()
+
+    def _head_text(self) -> str:
+        """Who plays and whose notes these are (the session name only where there is room)."""
+        c = self.config
+        seen = "opening seen" if c.get("opening") else "opening not seen"
+        text = f"Mascarade · {', '.join(mm.players_of(c))} · me: {c.get('me')} · {seen}"
+        return text if self.narrow else f"Mascarade assistant · {text[12:]} · session {self.session_id}"
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self.mode == "main":
+            self.query_one("#mx-head", Static).update(self._head_text())
+            self._apply_view()
+            self._draw_grid()
+
+    @property
+    def narrow(self) -> bool:
+        """SSH-sized: one panel at a time, chosen with the Grid / Log / Advice tabs."""
+        return self.app.size.width < BREAKPOINTS_H[1][0]
+
+    def _apply_view(self) -> None:
+        narrow = self.narrow
+        for name in VIEWS:
+            shown = not narrow or self.current_view == name
+            self.query_one(f"#mx-{name}-panel").set_class(not shown, "-hidden")
+            self.query_one(f"#mx-tab-{name}").set_class(narrow and self.current_view == name, "-on")
+        self.query_one("#mx-side").set_class(narrow and self.current_view == "grid", "-hidden")
+
+    # ------------------------------------------------------------------ bindings
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide what does not apply to the current mode; dim what applies but cannot run yet."""
+        if action in ("entry", "undo", "edit", "delete", "view", "page", "type_line"):
+            if self.mode != "main":
+                return False
+            if action == "view":
+                return self.narrow
+            if action == "undo":
+                return True if self.history else None
+            if action in ("edit", "delete"):
+                return True if self._selected() is not None else None
+            if action == "entry" and parameters and parameters[0] == "answers":
+                return True if mm.pending_announcement(self.entries) else None
+        return not (action == "close" and self.mode == "setup")
+
+    def _selected(self) -> int | None:
         try:
-            from solvers.mascarade import parse_config
+            return self.query_one("#mx-log", LogList).selected
+        except Exception:  # before compose
+            return None
 
-            parse_config(cfg)
-        except Exception as e:
-            self.notify(str(e).splitlines()[0], title="Not kept", severity="warning")
-            return True
-        self.session.config = cfg
-        self.query_one("#mqa-input", Input).value = ""
-        self._status()
+    # ------------------------------------------------------------------ setup
+
+    @on(MascaradeSetupForm.Done)
+    def _setup_done(self, event: MascaradeSetupForm.Done) -> None:
+        event.stop()
+        self.session = Session(game="mascarade", mode="assist", config=event.config, log=[],
+                               extra={"variant": event.variant})
+        self._start(self.session)
         self._save()
-        self._solve(list(self.session.log), None)
-        return True
+        self._show_mode()
 
-    def _status(self) -> None:
-        cfg = self.session.config
-        seen = "opening seen" if cfg.get("opening") else "no opening"
-        self.query_one("#mqa-status", Static).update(
-            f"Mascarade assistant · {', '.join(cfg.get('players', []))} · notes of {cfg.get('me')} · {seen}")
+    @on(MascaradeSetupForm.Cancelled)
+    def _setup_cancelled(self, event: MascaradeSetupForm.Cancelled) -> None:
+        event.stop()
+        self.action_close()
+
+    def action_new_table(self) -> None:
+        """From a session that cannot be opened to a fresh setup (under a new id: the file stays)."""
+        self.session_id = None
+        self.mode = "setup"
+        self._show_mode()
+
+    # ------------------------------------------------------------------ changes to the log
+
+    def change_log(self, new_log: list[Any], *, select: int | None = None) -> None:
+        """Replace the log (an add, edit or delete), keeping the old one for undo; then save and solve."""
+        self.history.append(_copy(self.entries))
+        self.history = self.history[-UNDO_KEPT:]
+        self.entries = new_log
+        self._after_change(select)
+
+    def _after_change(self, select: int | None) -> None:
+        self._save()
+        self._refresh_log(select)
+        self._solve_now()
+        self.refresh_bindings()
+
+    def _save(self) -> None:
+        if self.session is None or self.session_id is None:
+            return
+        self.session.config = self.config
+        self.session.log = self.entries
+        self.session.extra["variant"] = self.variant
+        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
+        try:
+            save_session(self.session, self.session_id)
+        except (OSError, SessionError) as e:
+            self.notify(f"Could not save the session: {e}", severity="error", title="Not saved")
+
+    def action_entry(self, kind: str) -> None:
+        """Open the entry dialog on ``kind`` for a new entry."""
+        if self.mode != "main":
+            return
+        if kind == "answers" and mm.pending_announcement(self.entries) is None:
+            self.notify("No announcement is waiting for answers. Enter it with Announce.", title="Answers")
+            return
+        self._open_dialog(kind, None)
+
+    def _open_dialog(self, kind: str, index: int | None) -> None:
+        entry = self.entries[index] if index is not None else None
+        before = self.entries if index is None else self.entries[:index]
+
+        def done(result: list[dict[str, Any]] | None) -> None:
+            if not result:
+                return
+            new = _copy(self.entries)
+            if index is None:
+                new.extend(result)
+                self.change_log(new)
+            else:
+                new[index:index + 1] = result
+                self.change_log(new, select=index)
+
+        self.app.push_screen(self._entry_dialog().prepare(kind, before, entry, self.result), done)
+
+    def _entry_dialog(self) -> MascaradeEntryDialog:
+        """The dialog, built once per table and kept installed for the next entry."""
+        if self._dialog is None or self._dialog.config is not self.config:
+            dialog = MascaradeEntryDialog(self.config, self.variant)
+            name = f"mascarade-entry-{id(self)}"
+            if self.app.is_screen_installed(name):
+                self.app.uninstall_screen(name)
+            self.app.install_screen(dialog, name)
+            self._dialog = dialog
+        return self._dialog
+
+    def on_unmount(self) -> None:
+        if self._dialog is not None:
+            with contextlib.suppress(Exception):  # the app may be closing with a dialog open
+                self.app.uninstall_screen(f"mascarade-entry-{id(self)}")
+                self._dialog.remove()
+        self._dialog = None
+
+    def action_edit(self) -> None:
+        i = self._selected()
+        if i is None or self.mode != "main":
+            return
+        entry = self.entries[i]
+        if not isinstance(entry, dict):
+            self.notify("This entry cannot be edited here; delete it and enter it again.", title="Edit")
+            return
+        self._open_dialog(mm.entry_kind(entry), i)
+
+    def action_delete(self) -> None:
+        i = self._selected()
+        if i is None or self.mode != "main":
+            return
+        new = _copy(self.entries)
+        del new[i]
+        self.change_log(new, select=min(i, len(new) - 1) if new else None)
+
+    def action_undo(self) -> None:
+        if not self.history or self.mode != "main":
+            return
+        self.entries = self.history.pop()
+        self._after_change(None)
+
+    def action_type_line(self) -> None:
+        """Show (or hide) the line box: the keyboard user's fast path."""
+        if self.mode != "main":
+            return
+        row = self.query_one("#mx-line-row")
+        row.toggle_class("-on")
+        if row.has_class("-on"):
+            self.query_one("#mx-line", Input).focus()
+        else:
+            self.query_one("#mx-log").focus()
 
     def add_line(self, line: str) -> None:
-        if self._setup_line(line):
-            return
+        """One typed line becomes one entry; a line not understood is refused and stays in the box."""
         try:
-            entry = parse_line(line)
+            entry = mm.parse_line(line, self.config)
         except ValueError as e:
             self.notify(str(e), title="Not understood", severity="warning")
             return
-        self.query_one("#mqa-input", Input).value = ""
-        self._solve([*self.session.log, entry], entry)
+        self.query_one("#mx-line", Input).value = ""
+        self.change_log([*_copy(self.entries), entry])
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#mx-line")
+    def _line_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
         self.add_line(event.value)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "mqa-add":
-            self.add_line(self.query_one("#mqa-input", Input).value)
-        elif event.button.id == "mqa-undo-btn":
-            self.action_undo()
+    def action_view(self, name: str) -> None:
+        if name in VIEWS:
+            self.current_view = name
+            self._apply_view()
+            target = {"grid": "#mx-grid-scroll", "log": "#mx-log", "advice": "#mx-advice-scroll"}[name]
+            self.query_one(target).focus()
 
-    def action_undo(self) -> None:
-        if not self.session.log:
-            self.notify("No notes to undo.", title="Undo")
+    def action_page(self, direction: int) -> None:
+        target = self.focused if isinstance(self.focused, (LogList, VerticalScroll)) else None
+        widget = target or self.query_one("#mx-grid-scroll")
+        if direction > 0:
+            widget.scroll_page_down(animate=False)
+        else:
+            widget.scroll_page_up(animate=False)
+
+    def action_close(self) -> None:
+        """Leave the assistant (the session is already saved); Escape in the line box only hides it."""
+        row = self.query("#mx-line-row")
+        if row and row.first().has_class("-on") and isinstance(self.focused, Input):
+            self.action_type_line()
             return
-        self.session.log = self.session.log[:-1]
-        log = self.query_one("#mqa-log", LogView)
-        log.reset()
-        log.extend([Text(f"{i + 1}. {describe_entry(e)}") for i, e in enumerate(self.session.log)])
-        self._save()
-        self._solve(list(self.session.log), None)
+        self.dismiss(None)
 
-    def _save(self) -> None:
-        from tui.storage import save_session
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid.startswith("mx-do-"):
+            event.stop()
+            what = bid.removeprefix("mx-do-")
+            actions = {"undo": self.action_undo, "close": self.action_close, "edit": self.action_edit,
+                       "delete": self.action_delete, "type": self.action_type_line,
+                       "addline": lambda: self.add_line(self.query_one("#mx-line", Input).value)}
+            if what in actions:
+                actions[what]()
+            else:
+                self.action_entry(what)
+        elif bid.startswith("mx-tab-"):
+            event.stop()
+            self.action_view(bid.removeprefix("mx-tab-"))
+        elif bid == "mx-damaged-new":
+            event.stop()
+            self.action_new_table()
+        elif bid == "mx-damaged-close":
+            event.stop()
+            self.action_close()
+
+    @on(LogList.Selected)
+    def _log_selected(self, event: LogList.Selected) -> None:
+        self._update_log_buttons()
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------------ solving
+
+    def _solve_now(self) -> None:
+        self.gen += 1
+        self.state = "solving"
+        self._update_status()
+        self._solve(self.gen, _copy(self.config), _copy(self.entries))
+
+    @work(thread=True, exclusive=True, group="mascarade-solve", exit_on_error=False)
+    def _solve(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
+        """Solve off the UI thread; the answer comes back as a message."""
+        from solvers.mascarade import SolverInputError, solve
 
         try:
-            save_session(self.session, self.session_id)
-        except Exception as e:
-            self.notify(f"Could not save: {e.__class__.__name__}: {e}".splitlines()[0], severity="error")
+            result = solve(config, log, advice=True)
+            if result["status"] == "contradiction" and result.get("conflict"):
+                # The log before the last conflicting entry is consistent: its grid stands in, marked stale.
+                before = solve(config, log[: max(result["conflict"])], advice=False)
+                if before.get("status") == "ok":
+                    result["before"] = before
+        except SolverInputError as e:
+            message = str(e)
+            index = None
+            if message.startswith("Entry "):
+                head = message[6:].split(":", 1)[0]
+                index = int(head) if head.isdigit() else None
+            result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
+        except Exception as e:  # a solver bug must not take the notes down
+            result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Solved(gen, result))
+
+    @on(Solved)
+    def _solved(self, event: Solved) -> None:
+        event.stop()
+        if event.gen != self.gen:
+            return
+        r = event.result
+        if r.get("status") == "ok":
+            self.state = "ok"
+            self.result = r
+            self.conflict = set()
+            self.opening_conflict = False
+            self.problem = ""
+        else:
+            self.state = "contradiction" if r.get("status") == "contradiction" else "error"
+            raw = [int(i) for i in r.get("conflict", []) if isinstance(i, int)]
+            self.conflict = {i for i in raw if i >= 0}
+            self.opening_conflict = -1 in raw
+            self.problem = str(r.get("message", ""))
+            if self.result is None and isinstance(r.get("before"), dict):
+                self.result = r["before"]
+            if self.narrow and self.conflict:
+                self.action_view("log")
+        self._refresh_log()
+        self._update_status()
+        self._draw_grid()
+        self._update_advice()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _refresh_log(self, select: int | None = None) -> None:
+        log_list = self.query_one("#mx-log", LogList)
+        me = str(self.config.get("me"))
+        sentences = [mm.describe(e, me) for e in self.entries]
+        keep = log_list.selected if select is None else select
+        if keep is not None and keep >= len(sentences):
+            keep = None
+        log_list.show(sentences, self.conflict, keep)
+        head = self.query_one("#mx-log-head", Static)
+        head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty: tap Swap to start")
+        if select is None and keep is None:
+            log_list.scroll_end(animate=False)
+        self._update_log_buttons()
+
+    def _update_log_buttons(self) -> None:
+        has = self._selected() is not None
+        self.query_one("#mx-do-edit", Tap).disabled = not has
+        self.query_one("#mx-do-delete", Tap).disabled = not has
+        self.query_one("#mx-do-undo", Tap).disabled = not self.history
+        self.query_one("#mx-do-answers", Tap).disabled = mm.pending_announcement(self.entries) is None
+
+    def _status_text(self) -> tuple[str, bool]:
+        """The status line: what the solver says now, and what to do next (and whether it is a problem)."""
+        if self.state in ("contradiction", "error"):
+            where = [f"#{i + 1}" for i in sorted(self.conflict)]
+            if self.opening_conflict:
+                where.insert(0, "the opening")
+            if self.state == "contradiction" and where:
+                what = f"No layout fits: {' + '.join(where)} cannot all be true"
+            else:
+                what = self.problem.splitlines()[0] if self.problem else "The notes cannot be read"
+            return f"⚠ {what}. Nothing was cut: Edit, Delete or Undo (the grid is from before).", True
+        if self.state == "solving" and self.result is None:
+            return "Solving…", False
+        r = self.result
+        if r is None:
+            return "", False
+        parts = [mm.mode_text(r)]
+        pend = mm.pending_announcement(self.entries)
+        adv = r.get("advice") or {}
+        if pend and pend[1] != self.config.get("me") and adv.get("pending"):
+            p = adv["pending"]
+            parts.append(f"{p['by']} announced the {mm.mask_name(p['mask'])}: "
+                         f"{'CLAIM' if p['claim'] else 'pass'} advised")
+        elif adv.get("best"):
+            parts.append("your turn: " + self._best_text(adv["best"]))
+        if self.state == "solving":
+            parts.append("solving…")
+        return " · ".join(parts), False
+
+    @staticmethod
+    def _best_text(best: dict[str, Any]) -> str:
+        action = best.get("action")
+        if action == "announce":
+            return f"announce the {mm.mask_name(best.get('mask', ''))}"
+        if action == "swap":
+            how = "really swap" if best.get("swapped") else "pretend to swap"
+            return f"{how} with {mm.place_title(str(best.get('with')))}"
+        return str(action or "")
+
+    def _update_status(self) -> None:
+        status = self.query_one("#mx-status", Static)
+        text, problem = self._status_text()
+        status.update(text)
+        status.set_class(problem, "-problem")
+
+    def _draw_grid(self) -> None:
+        r = self.result
+        stale = self.state in ("contradiction", "error")
+        scroll = self.query_one("#mx-grid-scroll")
+        scroll.set_class(stale, "-stale")
+        head = self.query_one("#mx-grid-head", Static)
+        if r is None:
+            head.update("Seats × masks")
+            self.query_one("#mx-grid", Static).update(
+                "No grid yet: the log has a problem." if stale else "Solving…")
+            self.query_one("#mx-mine", Static).update("")
+            return
+        head.update("Seats × masks · STALE (from before the problem)" if stale
+                    else "Seats × masks · % chance · ✓ certain · ✗ never")
+        self.query_one("#mx-grid", Static).update(self._grid_text(r))
+        self.query_one("#mx-mine", Static).update(self._mine_text())
+
+    def _grid_text(self, r: dict[str, Any]) -> Text:
+        """Seats x masks: the chance (%) of each mask at each place, ✓ certain, ✗ certainly not."""
+        masks = mm.masks_of(self.config)
+        places = mm.places_of(self.config)
+        me = self.config.get("me")
+        name_w = max(6, *(len(mm.place_title(p)) + 1 for p in places)) + (2 if me else 0)
+        name_w = min(name_w, 12)
+        full = max(len(mm.mask_name(m)) + 1 for m in masks)
+        # full mask names when the grid still leaves room for the log and the advice beside it
+        long = not self.narrow and name_w + full * len(masks) + 6 <= self.app.size.width * 0.6
+        heads = {m: (mm.mask_name(m) if long else mm.short_mask(m)) for m in masks}
+        width = max(4, *(len(h) + 1 for h in heads.values()))
+        if not self.narrow:
+            self.query_one("#mx-grid-panel").styles.width = max(name_w + width * len(masks) + 6 + 2 + 8, 40)
+        else:
+            self.query_one("#mx-grid-panel").styles.width = None
+        coins = (r.get("table") or {}).get("coins") or {}
+        t = Text(no_wrap=True)
+        t.append(f"{'':<{name_w}}", style="bold")
+        for m in masks:
+            t.append(f"{heads[m]:>{width}}", style="bold")
+        t.append(f"{'coins':>6}\n", style="bold")
+        for p in places:
+            label = mm.place_title(p) + (" ◆" if p == me else "")
+            t.append(f"{label[:name_w - 1]:<{name_w}}", style="bold")
+            for m in masks:
+                text, kind = mm.grid_cell(r, p, m)
+                style = {"at": "bold green", "not": "dim red"}.get(kind, "")
+                if kind == "p":
+                    p_val = float(((r.get("probabilities") or {}).get(p) or {}).get(m, 0.0))
+                    style = "bold yellow" if p_val >= 0.5 else ("" if p_val >= 0.1 else "dim")
+                t.append(f"{text:>{width}}", style=style)
+            t.append(f"{coins.get(p, ''):>6}\n")
+        court = (r.get("table") or {}).get("court")
+        t.append(f"◆ = me · court {court if court is not None else 0} coins", style="dim")
+        return t
+
+    def _mine_text(self) -> Text:
+        me = str(self.config.get("me"))
+        t = Text()
+        t.append("\nMy swaps and looks\n", style="bold underline")
+        mine = [(i, e) for i, e in enumerate(self.entries) if isinstance(e, dict) and mm.is_mine(e, me)]
+        if not mine:
+            t.append("none yet", style="dim")
+        for i, e in mine:
+            t.append(f"#{i + 1} {mm.describe(e, me)}\n")
+        return t
+
+    def _update_advice(self) -> None:
+        box = self.query_one("#mx-advice", Static)
+        head = self.query_one("#mx-advice-head", Static)
+        r = self.result
+        if self.state in ("contradiction", "error") or r is None:
+            head.update("Advice")
+            box.update("Advice appears when the notes are consistent." if self.state != "solving" else "Solving…")
+            return
+        adv = r.get("advice") or {}
+        head.update("Advice · expected gain in win-chance points (a model)")
+        t = Text()
+        pend = adv.get("pending")
+        if pend:
+            t.append(f"{pend['by']} announced the {mm.mask_name(pend['mask'])}: ", style="bold")
+            t.append("counter-claim!" if pend["claim"] else "pass", style="bold green" if pend["claim"] else "bold")
+            t.append(f" (claim {pend['ev_claim'] * 100:+.1f}, pass {pend['ev_pass'] * 100:+.1f})\n")
+        best = adv.get("best")
+        if best:
+            t.append("My turn: ", style="bold")
+            t.append(self._best_text(best) + "\n")
+        ann = adv.get("announce") or {}
+        if ann:
+            t.append(f"{'Announce':<11}{'I hold':>7}{'gain':>7}\n", style="bold")
+            for m, v in sorted(ann.items(), key=lambda kv: -kv[1].get("ev", 0)):
+                ev = float(v.get("ev", 0)) * 100
+                t.append(f"{mm.mask_name(m):<11}{round(float(v.get('p_hold', 0)) * 100):>6}%{ev:>+7.1f}\n",
+                         style="green" if ev > 0 else "")
+        cc = adv.get("counter_claim") or {}
+        lines = []
+        for m, who in cc.items():
+            yes = [p for p, v in who.items() if v]
+            if yes:
+                lines.append(f"{mm.mask_name(m)} by {', '.join(yes)}")
+        t.append("Counter-claim if announced: ", style="bold")
+        t.append("; ".join(lines) if lines else "never, on these notes")
+        box.update(t)
+
+
+AssistScreen = MascaradeAssistScreen  # the name tui.app looks up for every game

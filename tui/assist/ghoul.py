@@ -1,0 +1,740 @@
+"""The Tokyo Ghoul: Bloody Masquerade table assistant: what you see at a real table, in taps.
+
+One assist session (game ``ghoul``, mode ``assist``) holds the solver's ``config`` and ``log``
+exactly in the ``unmask solve ghoul`` format (``docs/ghoul.md``), plus an undo stack. After
+every change the session is saved atomically and solved again in a thread worker, so the
+screen never waits. A log no deal fits is kept whole: the status line names the conflicting
+entries (the solver's minimal conflict), they are marked in the log, the last good notes stay
+on screen marked stale, and Edit, Delete or Undo fix it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Static
+from textual.worker import get_current_worker
+
+from engine.session import Session, SessionError
+from tui.assist import ghoul_model as g
+from tui.assist.clue import LogList
+from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
+from tui.assist.ghoul_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
+from tui.assist.widgets import KeyBar, ScrollColumn, Tap
+from tui.storage import load_session, new_session_id, save_session, sessions_dir
+
+UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
+VIEWS = ("notes", "log", "advice")
+
+
+def _copy(data: Any) -> Any:
+    """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
+    return json.loads(json.dumps(data))
+
+
+def solve_log(config: Mapping[str, Any], log: list[Any]) -> dict[str, Any]:
+    """The solver's answer, never an exception: bad input and solver failures become a status."""
+    from solvers.ghoul.solver import SolverInputError, solve
+
+    try:
+        result = solve(config, log)
+        if result.get("status") == "contradiction" and result.get("conflict"):
+            # The log before the last conflicting entry fits: its notes stand in, marked stale.
+            before = solve(config, log[: max(result["conflict"])])
+            if before.get("status") == "ok":
+                result["before"] = before
+        return result
+    except SolverInputError as e:
+        return {"status": "error", "message": str(e).splitlines()[0], "conflict": []}
+    except Exception as e:  # a solver bug must not take the notes down
+        return {"status": "error", "message": f"The solver failed ({e.__class__.__name__}).", "conflict": []}
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+def grid_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Text:
+    """Players x suits: ✓n certain, ✗ certainly none, else the chance of holding at least one."""
+    suits = g.suits_in_play(config)
+    names = list(config["players"])
+    width = max(8, min(11, max(len(x) for x in names) + 1))
+    t = Text()
+    t.append(f"{'Player':<{width}}Sus", style="bold")
+    for s in suits:
+        t.append(f"{g.SUIT_SHORT[s]:>5}", style="bold")
+    t.append("  Faction %\n", style="bold")
+    for name in names:
+        me = name == config.get("me")
+        t.append(f"{name[: width - 1]:<{width}}", style="bold reverse" if me else "bold")
+        t.append(f"{result['markers'].get(name, 0):>3}", style="bold red" if result["markers"].get(name) else "dim")
+        for s in suits:
+            text, mark = g.cell(result, name, s)
+            style = {"yes": "bold green", "exact": "bold green", "no": "dim"}.get(mark, "")
+            if mark == "p":
+                p = result["hands"][name][s]["p_at_least_one"]
+                style = "bold yellow" if p >= 0.67 else ("" if p >= 0.34 else "dim")
+            t.append(f"{text:>5}", style=style)
+        t.append("  ")
+        t.append(identity_short(result, name), style="bold green" if result["certain"][name]["character"] else "")
+        t.append("\n")
+    t.rstrip()
+    return t
+
+
+def identity_short(result: Mapping[str, Any], name: str) -> str:
+    """A player's character when certain, else the chance of each faction (H 25 G 50 I 25)."""
+    ident = result["identities"].get(name, {})
+    if len(ident) == 1:
+        return g.char_label(next(iter(ident)))
+    fac = result["factions"].get(name, {})
+    return " ".join(f"{k[0].upper()}{round(v * 100)}" for k, v in fac.items())
+
+
+def identities_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Text:
+    """Every player's possible characters and factions, and which objectives are still reachable."""
+    t = Text()
+    t.append("Identities\n", style="bold underline")
+    for name in config["players"]:
+        ident = result["identities"].get(name, {})
+        fac = result["factions"].get(name, {})
+        t.append(f"{name}: ", style="bold")
+        t.append(" · ".join(f"{g.char_label(c)} {g.fmt_p(p)}" for c, p in ident.items()))
+        facs = " ".join(f"{k[0].upper()}{g.fmt_p(v)}" for k, v in fac.items() if v > 0)
+        t.append(f"  ({facs})\n", style="dim")
+    t.append("Reachable objectives\n", style="bold underline")
+    for name in config["players"]:
+        objs = result.get("objectives", {}).get(name, {})
+        for c, d in list(objs.items())[:3]:
+            parts = []
+            if "instant" in d:
+                parts.append("instant " + ("✓" if d["instant"]["reachable"] else "✗"))
+            if "alive_with" in d:
+                a = d["alive_with"]
+                parts.append(f"cards {'✓' if a['reachable'] else '✗'} ({g.fmt_p(a['p_met_now'])} met now)")
+            if "kill" in d:
+                parts.append(f"kill a {d['kill']['target']} " + ("✓" if d["kill"]["reachable"] else "✗"))
+            if "partner" in d:
+                pr = d["partner"]
+                parts.append(
+                    f"{g.char_label(pr['partner'])} alive {g.fmt_p(pr['p_alive'])}"
+                    if pr["in_play"]
+                    else f"{g.char_label(pr['partner'])} not in play"
+                )
+            t.append(f"{name} as {g.char_label(c)} ({g.fmt_p(d['p'])}): ", style="bold")
+            t.append(", ".join(parts) + "\n")
+    t.rstrip()
+    return t
+
+
+def advice_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Text:
+    """The solver's advice: whom to interrogate, where to move, whom to attack."""
+    adv = result.get("advice") or {}
+    t = Text()
+    if not adv:
+        t.append("No advice.", style="dim")
+        return t
+    t.append(adv.get("summary", "") + "\n", style="bold")
+    needs = ", ".join(f"{k} {g.SUIT_LABEL[s]}" for s, k in (adv.get("needs") or {}).items())
+    if needs:
+        lacking = ", ".join(g.SUIT_LABEL[s] for s in adv.get("lacking") or []) or "nothing"
+        t.append(f"I need {needs}; still lacking {lacking}.\n")
+    inter = adv.get("interrogate") or []
+    if inter and (adv.get("lacking") or any("p_target" in r for r in inter)):
+        t.append("Interrogate\n", style="bold underline")
+        for i, r in enumerate(inter):
+            tgt = f"  my target {g.fmt_p(r['p_target'])}" if "p_target" in r else ""
+            lack = f" holds what I lack {g.fmt_p(r['p_useful'])}" if adv.get("lacking") else ""
+            t.append(f"{'★' if i == 0 else ' '} {r['player']:<10}{lack}{tgt}\n")
+    moves = adv.get("move") or []
+    if moves:
+        t.append("Move the token\n", style="bold underline")
+        for i, mv in enumerate(moves):
+            acts = []
+            for a in mv.get("actions", []):
+                if a["kind"] == "suspicion":
+                    acts.append(
+                        f"suspicion {g.RULE_LABEL.get(a['rule'], a['rule'])}"
+                        + (" (I draw!)" if a.get("i_draw") else "")
+                        + f" others {a.get('expected_others', 0):.1f}"
+                    )
+                elif a["kind"] == "attack":
+                    acts.append("attack " + (", ".join(a.get("targets") or []) or "nobody eligible"))
+                else:
+                    acts.append(a["kind"])
+            label = g.place_label(config, mv["place"])
+            t.append(
+                f"{'★' if i == 0 else ' '} {label}: {'; '.join(acts) or 'unknown tile'} (score {mv['score']:+.2f})\n"
+            )
+    att = adv.get("attack")
+    if att:
+        t.append("Attack\n", style="bold underline")
+        rec = att.get("recommend")
+        t.append(
+            f"Attack {rec} when you can.\n" if rec else "No attack recommended yet.\n", style="bold red" if rec else ""
+        )
+        for r in att.get("targets", []):
+            ok = "eligible" if r["eligible_most"] or r["eligible_three"] else "not eligible"
+            t.append(
+                f"  {r['player']:<10} is a {att['kill']} {g.fmt_p(r['p_success'])} · {r['markers']} markers · {ok}\n"
+            )
+    sp = adv.get("special")
+    if sp:
+        t.append("Special action\n", style="bold underline")
+        t.append(("Available" if sp["available"] else "Needs two Dove cards") + f" (X={sp['x']}).\n")
+        for r in sp.get("targets", []):
+            t.append(f"  {r['player']:<10} is a Ghoul {g.fmt_p(r['p_ghoul'])}\n")
+    return t
+
+
+# ---------------------------------------------------------------------------- the screen
+
+
+class GhoulAssistScreen(Screen[None]):
+    """Notes for a real Tokyo Ghoul table: setup, then a log of what I saw, and the solver's notes."""
+
+    CSS_PATH = "assist.tcss"
+    HELP_TITLE = "Tokyo Ghoul assistant"
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
+    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    CSS = """
+    #gx-toolbar { layout: grid; grid-size: 8; grid-gutter: 0 1; height: auto; padding: 0 1; }
+    #gx-toolbar Tap { width: 1fr; margin: 0; }
+    .-ax-short #gx-toolbar Tap { height: 1; }
+    #gx-notes-panel { width: 1fr; }
+    .-ax-wide #ax-side { width: 1fr; }
+    #gx-notes-scroll, #gx-advice-scroll { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    #gx-notes-scroll.-stale { opacity: 60%; }
+    #gx-grid, #gx-ident, #gx-advice { width: 1fr; height: auto; padding: 0 1; }
+    #gx-ident { margin: 1 0 0 0; }
+    .-ax-wide #gx-log-panel { height: 1fr; }
+    .-ax-wide #gx-advice-panel { height: 1fr; }
+    #ax-setup .gs-names { height: auto; }
+    #ax-setup .gs-name { width: 1fr; margin: 0 1 0 0; }
+    .-ax-short #ax-setup .gs-name { height: 1; border: none; padding: 0 1; }
+    """
+    BINDINGS: ClassVar = [
+        *[Binding(key, f"entry('{kind}')", short, id=f"ghoul.{kind}") for kind, _label, short, key in g.MAIN_KINDS],
+        Binding("plus", "more", "More", id="ghoul.more"),
+        *[
+            Binding(key, f"entry('{kind}')", short, show=False, id=f"ghoul.{kind}")
+            for kind, _label, short, key in g.MORE_KINDS
+        ],
+        Binding("u,ctrl+z", "undo", "Undo", id="ghoul.undo"),
+        Binding("e", "edit", "Edit", id="ghoul.edit"),
+        Binding("x,delete", "delete", "Delete", id="ghoul.delete"),
+        Binding("g", "view('notes')", "Notes", id="ghoul.view.notes"),
+        Binding("o", "view('log')", "Log", id="ghoul.view.log"),
+        Binding("d", "view('advice')", "Advice", id="ghoul.view.advice"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="ghoul.page_down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="ghoul.page_up"),
+        Binding("escape", "close", "Close", id="ghoul.close"),
+    ]
+
+    class Solved(Message):
+        """The solver's answer for the log of generation ``gen``."""
+
+        def __init__(self, gen: int, result: dict[str, Any]) -> None:
+            super().__init__()
+            self.gen = gen
+            self.result = result
+
+    def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.session = session
+        self.mode = "main" if session is not None or (session_id is not None and self._exists(session_id)) else "setup"
+        self.config: dict[str, Any] = {}
+        self.entries: list[Any] = []
+        self.history: list[list[Any]] = []
+        self.result: dict[str, Any] | None = None  # the last answer
+        self.solution: dict[str, Any] | None = None  # the last good answer
+        self.state = "idle"  # idle, solving, ok, contradiction, error
+        self.conflict: list[int] = []
+        self.gen = 0
+        self.current_view = "notes"
+        self.load_error = ""
+        self._notes_width: int | None = None
+
+    @staticmethod
+    def _exists(session_id: str) -> bool:
+        """A named session that is not on disk yet is a new table under that name."""
+        try:
+            return (sessions_dir() / f"{session_id}.json").exists()
+        except OSError:
+            return False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static("Tokyo Ghoul assistant", id="ax-head", classes="ax-title")
+        if self.mode == "setup":
+            yield GhoulSetup(wide=self.app.size.width >= BREAKPOINTS_H[1][0], id="ax-setup")
+        with Vertical(id="ax-damaged"):
+            yield Static("", id="ax-damaged-text")
+            with Horizontal(classes="ax-form-buttons"):
+                yield Tap("New table", id="gx-damaged-new", variant="primary")
+                yield Tap("Close", id="gx-do-close2")
+        with Vertical(id="ax-main"):
+            yield Static("", id="ax-status")
+            with Vertical(id="gx-toolbar"):
+                for kind, _label, short, _key in g.MAIN_KINDS:
+                    yield Tap(short, id=f"gx-do-{kind}", variant="primary" if kind == "interrogation" else "default")
+                yield Tap("More…", id="gx-do-more")
+                yield Tap("Edit", id="gx-do-edit")
+                yield Tap("Delete", id="gx-do-delete")
+                yield Tap("Undo", id="gx-do-undo")
+                yield Tap("Notes", id="ax-tab-notes", classes="ax-tab")
+                yield Tap("Log", id="ax-tab-log", classes="ax-tab")
+                yield Tap("Advice", id="ax-tab-advice", classes="ax-tab")
+                yield Tap("✕ Close", id="gx-do-close")
+            with Horizontal(id="ax-body"):
+                with Vertical(id="gx-notes-panel", classes="ax-panel"):
+                    yield Static("Detective notes", id="gx-notes-head", classes="ax-panel-head")
+                    with Horizontal(classes="ax-panel-row"):
+                        with VerticalScroll(id="gx-notes-scroll"):
+                            yield Static("", id="gx-grid")
+                            yield Static("", id="gx-ident")
+                        yield ScrollColumn(lambda: self.query_one("#gx-notes-scroll"), id="gx-notes-btns")
+                with Vertical(id="ax-side"):
+                    with Vertical(id="gx-log-panel", classes="ax-panel"):
+                        yield Static("Log", id="ax-log-head", classes="ax-panel-head")
+                        with Horizontal(classes="ax-panel-row"):
+                            yield LogList(id="ax-log")
+                            yield ScrollColumn(lambda: self.query_one("#ax-log"), id="gx-log-btns")
+                    with Vertical(id="gx-advice-panel", classes="ax-panel"):
+                        yield Static("Advice", id="gx-advice-head", classes="ax-panel-head")
+                        with Horizontal(classes="ax-panel-row"):
+                            with VerticalScroll(id="gx-advice-scroll"):
+                                yield Static("", id="gx-advice")
+                            yield ScrollColumn(lambda: self.query_one("#gx-advice-scroll"), id="gx-advice-btns")
+        yield KeyBar(id="ax-keys")
+
+    def on_mount(self) -> None:
+        try:
+            if self.mode == "main" and self.session is None and self.session_id is not None:
+                self.session = load_session(self.session_id)
+            if self.session is not None:
+                self._check_session(self.session)
+                self._start(self.session)
+        except SessionError as e:  # one line that says what is wrong; the file is not touched
+            self.session = None
+            self.load_error = str(e)
+            self.mode = "damaged"
+        self._show_mode()
+
+    @staticmethod
+    def _check_session(session: Session) -> None:
+        """Refuse what is not a usable Tokyo Ghoul assist session, with one line that says why."""
+        if session.game != "ghoul" or session.mode != "assist":
+            raise SessionError(f"This is a {session.game} {session.mode} session, not a Tokyo Ghoul assistant one.")
+        problem = g.config_problem(session.config)
+        if problem:
+            raise SessionError(f"The session's setup is not usable: {problem}")
+        if not all(isinstance(e, dict) for e in session.log):
+            raise SessionError("The session's log holds something that is not an entry.")
+
+    def _start(self, session: Session) -> None:
+        self.mode = "main"
+        self.config = session.config
+        self.entries = list(session.log)
+        undo = session.extra.get("undo", [])
+        # The undo history is a convenience: a damaged one is dropped, the log itself never is.
+        self.history = [list(x) for x in undo if isinstance(x, list)] if isinstance(undo, list) else []
+        if self.session_id is None:
+            self.session_id = new_session_id("ghoul", "assist")
+        self._refresh_log()
+        self._solve_now()
+
+    def _show_mode(self) -> None:
+        if self.mode != "setup":
+            for form in self.query(GhoulSetup):
+                form.remove()
+        self.query_one("#ax-damaged").display = self.mode == "damaged"
+        self.query_one("#ax-main").display = self.mode == "main"
+        head = self.query_one("#ax-head", Static)
+        if self.mode == "main":
+            c = self.config
+            variants = [v for v in ("mask", "support") if c.get(v)]
+            extra = f" · {'+'.join(variants)}" if variants else ""
+            head.update(
+                f"Tokyo Ghoul assistant · {len(c['players'])} players{extra} · me: {c['me']} "
+                f"({g.char_label(c['character'])}) · session {self.session_id}"
+            )
+            self._apply_view()
+            self.set_focus(None)
+        elif self.mode == "damaged":
+            head.update("Tokyo Ghoul assistant · cannot open this session")
+            self.query_one("#ax-damaged-text", Static).update(
+                f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file."
+            )
+            self.set_focus(None)
+        else:
+            head.update("Tokyo Ghoul assistant · new table")
+        self.refresh_bindings()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self.mode == "main":
+            self._apply_view()
+            if self.narrow != (self._notes_width is None):
+                self._draw_notes()
+
+    @property
+    def narrow(self) -> bool:
+        """SSH-sized: one panel at a time, chosen with the Notes / Log / Advice tabs."""
+        return self.app.size.width < BREAKPOINTS_H[1][0]
+
+    def _apply_view(self) -> None:
+        narrow = self.narrow
+        for name in VIEWS:
+            shown = not narrow or self.current_view == name
+            self.query_one(f"#gx-{name}-panel").set_class(not shown, "-hidden")
+            self.query_one(f"#ax-tab-{name}").set_class(narrow and self.current_view == name, "-on")
+        self.query_one("#ax-side").set_class(narrow and self.current_view == "notes", "-hidden")
+
+    # ------------------------------------------------------------------ bindings
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide what does not apply to the current mode; dim what applies but cannot run yet."""
+        if action in ("entry", "more", "undo", "edit", "delete", "view", "page"):
+            if self.mode != "main":
+                return False
+            if action == "view":
+                return self.narrow
+            if action == "undo":
+                return True if self.history else None
+            if action in ("edit", "delete"):
+                return True if self._selected() is not None else None
+            if action == "entry" and parameters:
+                kind = str(parameters[0])
+                if kind == "face_up" and not self.config.get("mask"):
+                    return None
+                if kind.startswith("support") and not self.config.get("support"):
+                    return None
+        return not (action == "close" and self.mode == "setup")  # the form's own Escape cancels it
+
+    def _selected(self) -> int | None:
+        try:
+            return self.query_one("#ax-log", LogList).selected
+        except Exception:  # before compose
+            return None
+
+    # ------------------------------------------------------------------ setup
+
+    @on(GhoulSetup.Done)
+    def _setup_done(self, event: GhoulSetup.Done) -> None:
+        event.stop()
+        if self.session_id is None:
+            self.session_id = new_session_id("ghoul", "assist")
+        self.session = Session(game="ghoul", mode="assist", config=event.config, log=[])
+        self._start(self.session)
+        self._save()
+        self._show_mode()
+
+    @on(GhoulSetup.Cancelled)
+    def _setup_cancelled(self, event: GhoulSetup.Cancelled) -> None:
+        event.stop()
+        self.action_close()
+
+    def action_new_table(self) -> None:
+        """From a session that cannot be opened to a fresh setup (under a new id: the file stays)."""
+        if self.mode != "damaged":
+            return
+        self.session_id = None
+        self.mode = "setup"
+        self.mount(GhoulSetup(wide=not self.narrow, id="ax-setup"), after="#ax-head")
+        self._show_mode()
+
+    # ------------------------------------------------------------------ changes to the log
+
+    def change_log(self, new_log: list[Any], *, select: int | None = None) -> None:
+        """Replace the log (an add, edit or delete), keeping the old one for undo; then save and solve."""
+        self.history.append(_copy(self.entries))
+        self.history = self.history[-UNDO_KEPT:]
+        self.entries = new_log
+        self._after_change(select)
+
+    def _after_change(self, select: int | None) -> None:
+        self._save()
+        self._refresh_log(select)
+        self._solve_now()
+        self.refresh_bindings()
+
+    def _save(self) -> None:
+        if self.session is None or self.session_id is None:
+            return
+        self.session.config = self.config
+        self.session.log = self.entries
+        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
+        try:
+            save_session(self.session, self.session_id)
+        except (OSError, SessionError) as e:
+            self.notify(f"Could not save the session: {e}", severity="error", title="Not saved")
+
+    def action_entry(self, kind: str) -> None:
+        """Open the dialog for a new entry of ``kind``."""
+        if self.mode != "main" or self.check_action("entry", (kind,)) is not True:
+            return
+        self._open_dialog(kind, None)
+
+    def action_more(self) -> None:
+        if self.mode != "main":
+            return
+
+        def chosen(kind: str | None) -> None:
+            if kind:
+                self._open_dialog(kind, None)
+
+        self.app.push_screen(MoreDialog(self.config), chosen)
+
+    def _open_dialog(self, kind: str, index: int | None) -> None:
+        entry = self.entries[index] if index is not None else None
+        before = self.entries if index is None else self.entries[:index]
+
+        def done(result: dict[str, Any] | None) -> None:
+            if result is None:
+                return
+            new = _copy(self.entries)
+            if index is None:
+                new.append(result)
+                self.change_log(new)
+            else:
+                new[index] = result
+                self.change_log(new, select=index)
+
+        self.app.push_screen(GhoulEntryDialog(kind, self.config, before, entry), done)
+
+    def action_edit(self) -> None:
+        i = self._selected()
+        if i is None or self.mode != "main":
+            return
+        entry = self.entries[i]
+        t = entry.get("type") if isinstance(entry, dict) else None
+        kind = g.DIALOG_KIND.get(t, t)
+        if kind not in g.TITLES:
+            self.notify("This entry cannot be edited here; delete it and enter it again.", title="Edit")
+            return
+        self._open_dialog(kind, i)
+
+    def action_delete(self) -> None:
+        i = self._selected()
+        if i is None or self.mode != "main":
+            return
+        new = _copy(self.entries)
+        del new[i]
+        self.change_log(new, select=min(i, len(new) - 1) if new else None)
+
+    def action_undo(self) -> None:
+        if not self.history or self.mode != "main":
+            return
+        self.entries = self.history.pop()
+        self._after_change(None)
+
+    def action_view(self, name: str) -> None:
+        if name in VIEWS:
+            self.current_view = name
+            self._apply_view()
+
+    def action_page(self, direction: int) -> None:
+        target = self.focused if isinstance(self.focused, VerticalScroll) else None
+        widget = target or self.query_one(
+            "#gx-notes-scroll"
+            if self.current_view == "notes" or not self.narrow
+            else ("#ax-log" if self.current_view == "log" else "#gx-advice-scroll")
+        )
+        if direction > 0:
+            widget.scroll_page_down(animate=False)
+        else:
+            widget.scroll_page_up(animate=False)
+
+    def action_close(self) -> None:
+        """Leave the assistant; the session is already saved."""
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid.startswith("gx-do-"):
+            event.stop()
+            what = bid.removeprefix("gx-do-")
+            actions = {
+                "undo": self.action_undo,
+                "close": self.action_close,
+                "close2": self.action_close,
+                "edit": self.action_edit,
+                "delete": self.action_delete,
+                "more": self.action_more,
+            }
+            if what in actions:
+                actions[what]()
+            else:
+                self.action_entry(what)
+        elif bid.startswith("ax-tab-"):
+            event.stop()
+            self.action_view(bid.removeprefix("ax-tab-"))
+        elif bid == "gx-damaged-new":
+            event.stop()
+            self.action_new_table()
+
+    @on(LogList.Selected)
+    def _log_selected(self, event: LogList.Selected) -> None:
+        event.stop()
+        self._update_buttons()
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------------ solving
+
+    def _solve_now(self) -> None:
+        self.gen += 1
+        self.state = "solving"
+        self._update_status()
+        self._solve(self.gen, _copy(self.config), _copy(self.entries))
+
+    @work(thread=True, exclusive=True, group="ghoul-assist", exit_on_error=False)
+    def _solve(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
+        """Solve off the UI thread; the answer comes back as a message."""
+        result = solve_log(config, log)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Solved(gen, result))
+
+    @on(Solved)
+    def _solved(self, event: Solved) -> None:
+        event.stop()
+        if event.gen != self.gen:
+            return
+        r = event.result
+        self.result = r
+        if r.get("status") == "ok":
+            self.state = "ok"
+            self.solution = r
+            self.conflict = []
+        else:
+            self.state = "contradiction" if r.get("status") == "contradiction" else "error"
+            self.conflict = [int(i) for i in r.get("conflict", []) if isinstance(i, int)]
+            if isinstance(r.get("before"), dict):
+                self.solution = r["before"]
+            if self.narrow and self.conflict:
+                self.action_view("log")
+        self._refresh_log()
+        self._update_status()
+        self._draw_notes()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _refresh_log(self, select: int | None = None) -> None:
+        log_list = self.query_one("#ax-log", LogList)
+        sentences = [g.describe(e, self.config) for e in self.entries]
+        keep = log_list.selected if select is None else select
+        if keep is not None and keep >= len(sentences):
+            keep = None
+        log_list.show(sentences, set(self.conflict), keep)
+        head = self.query_one("#ax-log-head", Static)
+        if self.state in ("contradiction", "error"):
+            head.update("Log · ⚠ the marked entries cannot all be true")
+            head.add_class("-problem")
+        else:
+            head.update(
+                f"Log · {len(self.entries)} entries · tap one to edit or delete" if self.entries else "Log · empty"
+            )
+            head.remove_class("-problem")
+        if select is None and keep is None:
+            log_list.scroll_end(animate=False)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        has = self._selected() is not None
+        self.query_one("#gx-do-edit", Tap).disabled = not has
+        self.query_one("#gx-do-delete", Tap).disabled = not has
+        self.query_one("#gx-do-undo", Tap).disabled = not self.history
+
+    def contradiction_text(self) -> str:
+        """The conflicting entries, by number and sentence, and what to do."""
+        r = self.result or {}
+        if self.state == "error":
+            return f"⚠ {r.get('message', 'The log cannot be read.')} Edit, Delete or Undo."
+        parts = [
+            f"#{i + 1} “{g.describe(self.entries[i], self.config)}”"
+            for i in self.conflict
+            if 0 <= i < len(self.entries)
+        ]
+        if len(parts) == 1:
+            what = f"{parts[0]} cannot be true with this setup"
+        elif len(parts) == 2:
+            what = f"{parts[0]} and {parts[1]} contradict each other"
+        else:
+            what = "No deal fits " + ", ".join(parts[:-1]) + f" and {parts[-1]} together"
+        return f"⚠ Contradiction: {what}. Nothing was removed: Edit, Delete or Undo."
+
+    def _update_status(self) -> None:
+        status = self.query_one("#ax-status", Static)
+        problem = self.state in ("contradiction", "error")
+        if problem:
+            text = self.contradiction_text()
+        elif self.state == "solving" and self.solution is None:
+            text = "Solving…"
+        elif self.solution is None:
+            text = ""
+        else:
+            sol = self.solution
+            parts = [f"Pool {sol['pool']}", "exact" if sol["exact"] else "approximate"]
+            if g.last_index(self.entries, "hand") is None:
+                parts.append("start with your Hand (h)")
+            elif g.hand_changed(self.config, self.entries):
+                parts.append("your cards changed: enter your new Hand (h)")
+            else:
+                summary = (sol.get("advice") or {}).get("summary")
+                if summary:
+                    parts.append(summary)
+            text = " · ".join(parts)
+        status.update(text)
+        status.set_class(problem, "-problem")
+
+    def _draw_notes(self) -> None:
+        head = self.query_one("#gx-notes-head", Static)
+        scroll = self.query_one("#gx-notes-scroll")
+        stale = self.state in ("contradiction", "error")
+        scroll.set_class(stale, "-stale")
+        head.set_class(stale, "-problem")
+        sol = self.solution
+        if sol is None:
+            head.update("Detective notes · none yet: the log has a problem" if stale else "Detective notes")
+            self.query_one("#gx-grid", Static).update("")
+            self.query_one("#gx-ident", Static).update("")
+            self.query_one("#gx-advice", Static).update("")
+            return
+        head.update(
+            "Detective notes · STALE (from before the problem)"
+            if stale
+            else "Notes · ✓ surely, ✗ none, % chance of ≥ 1 card"
+        )
+        grid = grid_text(sol, self.config)
+        self.query_one("#gx-grid", Static).update(grid)
+        # Wide: the notes panel is as wide as the grid (up to 62% of the screen), the rest is the log's.
+        width = max(cell_len(line) for line in grid.plain.splitlines()) + 12
+        wanted = None if self.narrow else min(width, int(self.app.size.width * 0.62))
+        if wanted != self._notes_width:  # a new width means a new layout pass: only when it changes
+            self._notes_width = wanted
+            self.query_one("#gx-notes-panel").styles.width = wanted
+        self.query_one("#gx-ident", Static).update(identities_text(sol, self.config))
+        advice = self.query_one("#gx-advice", Static)
+        if stale:
+            advice.update(Text("Advice appears when the log is consistent again.", style="dim"))
+        else:
+            advice.update(advice_text(sol, self.config))
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):
+            self.workers.cancel_group(self, "ghoul-assist")
+
+
+AssistScreen = GhoulAssistScreen  # the name tui.app looks up for every game

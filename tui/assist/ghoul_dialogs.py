@@ -1,0 +1,396 @@
+"""Tappable forms of the Tokyo Ghoul table assistant: the setup form and the entry dialogs.
+
+Every question is a grid of large options (the shared :class:`tui.assist.widgets.Picker`), so a
+whole entry is a few taps; only player names are typed. A dialog dismisses with one entry in
+the solver's log format, or ``None``; a preview line says what will be logged or what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Input, Static
+
+from tui.assist import ghoul_model as g
+from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
+from tui.assist.widgets import KeyBar, Picker, ScrollColumn, Tap
+
+DIALOG_CSS = """
+#gx-more-grid { layout: grid; grid-size: 2; grid-gutter: 1 2; height: auto; padding: 1 0; }
+#gx-more-grid Tap { width: 1fr; }
+.-ax-short #gx-more-grid { grid-gutter: 0 2; }
+"""
+
+
+class GhoulEntryDialog(Screen[dict[str, Any] | None]):
+    """Enter or edit one log entry of ``kind`` by taps; dismisses with the entry or None."""
+
+    CSS_PATH = "assist.tcss"
+    CSS = DIALOG_CSS
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
+    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    BINDINGS: ClassVar = [
+        Binding("tab", "app.focus_next", "Next question", id="ghoul.dialog.next"),
+        Binding("ctrl+s", "save", "Save", id="ghoul.dialog.save"),
+        Binding("escape", "cancel", "Cancel", id="ghoul.dialog.cancel"),
+        Binding("pagedown", "scroll_body(1)", "Scroll", show=False),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
+    ]
+
+    def __init__(
+        self, kind: str, config: Mapping[str, Any], prior: Sequence[Any] = (), entry: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self.config = config
+        self.prior = list(prior)
+        self.entry = dict(entry) if entry else None
+        self.fields = g.fields(kind, config)
+
+    def compose(self) -> ComposeResult:
+        title = g.TITLES.get(self.kind, self.kind)
+        with Vertical(id="ax-dialog"):
+            yield Static(title if self.entry is None else f"Edit: {title}", id="ax-dlg-title")
+            with Horizontal(id="ax-dlg-main"):
+                with VerticalScroll(id="ax-dlg-body"):
+                    for f in self.fields:
+                        yield Static(f.label, classes="ax-dlg-label", id=f"gx-lbl-{f.key}")
+                        yield Picker(
+                            list(f.options), multi=f.multi, columns=f.columns, allow_none=f.multi, id=f"gx-pick-{f.key}"
+                        )
+                yield ScrollColumn(lambda: self.query_one("#ax-dlg-body"), id="ax-dlg-scroll")
+            yield Static("", id="ax-dlg-preview")
+            with Horizontal(id="ax-dlg-buttons"):
+                yield Tap("Save", id="gx-dlg-save", variant="primary")
+                yield Tap("Cancel", id="gx-dlg-cancel")
+        yield KeyBar(id="ax-keys")
+
+    def on_mount(self) -> None:
+        start = g.values_of(self.kind, self.entry, self.config, self.prior)
+        for f in self.fields:
+            pick = self.query_one(f"#gx-pick-{f.key}", Picker)
+            if f.key in start:
+                pick.set_value(start[f.key])
+        self._update()
+        first = next((f for f in self.fields if f.key not in start), self.fields[0])
+        self.query_one(f"#gx-pick-{first.key}", Picker).focus()
+
+    def values(self) -> dict[str, Any]:
+        """What is picked now, by question."""
+        return {f.key: self.query_one(f"#gx-pick-{f.key}", Picker).value for f in self.fields}
+
+    def build(self) -> tuple[dict[str, Any] | None, str]:
+        return g.build(self.kind, self.values(), self.config)
+
+    def _update(self) -> None:
+        values = self.values()
+        for f in self.fields:
+            shown = f.show is None or f.show(values)
+            self.query_one(f"#gx-lbl-{f.key}").display = shown
+            self.query_one(f"#gx-pick-{f.key}").display = shown
+        for other in ("target", "with"):  # nobody interrogates, attacks or swaps with himself
+            if other in values and "by" in values:
+                self.query_one(f"#gx-pick-{other}", Picker).set_disabled_values([values["by"]] if values["by"] else [])
+        entry, problem = self.build()
+        preview = self.query_one("#ax-dlg-preview", Static)
+        preview.update(g.describe(entry, self.config) if entry else problem)
+        preview.set_class(False, "-problem")
+
+    @on(Picker.Changed)
+    def _picked(self, event: Picker.Changed) -> None:
+        event.stop()
+        self._update()
+
+    def action_save(self) -> None:
+        entry, problem = self.build()
+        if entry is None:
+            preview = self.query_one("#ax-dlg-preview", Static)
+            preview.update(problem)
+            preview.add_class("-problem")
+            return
+        self.dismiss(entry)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll_body(self, direction: int) -> None:
+        body = self.query_one("#ax-dlg-body")
+        if direction > 0:
+            body.scroll_page_down(animate=False)
+        else:
+            body.scroll_page_up(animate=False)
+
+    @on(Button.Pressed, "#gx-dlg-save")
+    def _save_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_save()
+
+    @on(Button.Pressed, "#gx-dlg-cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()
+
+
+class MoreDialog(Screen[str | None]):
+    """The rarer entry kinds, one large button each; dismisses with the kind or None."""
+
+    CSS_PATH = "assist.tcss"
+    CSS = DIALOG_CSS
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
+    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    BINDINGS: ClassVar = [
+        Binding("escape", "cancel", "Cancel", id="ghoul.more.cancel"),
+        *[Binding(key, f"pick('{kind}')", label, show=False) for kind, label, _s, key in g.MORE_KINDS],
+    ]
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.config = config
+
+    def available(self, kind: str) -> bool:
+        if kind == "face_up":
+            return bool(self.config.get("mask"))
+        if kind.startswith("support"):
+            return bool(self.config.get("support"))
+        return True
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ax-dialog"):
+            yield Static("More entries", id="ax-dlg-title")
+            with Vertical(id="gx-more-grid"):
+                for kind, label, _short, key in g.MORE_KINDS:
+                    yield Tap(f"{label} ({key})", id=f"gx-more-{kind}", disabled=not self.available(kind))
+            with Horizontal(id="ax-dlg-buttons"):
+                yield Tap("Cancel", id="gx-more-cancel")
+        yield KeyBar(id="ax-keys")
+
+    def action_pick(self, kind: str) -> None:
+        if self.available(kind):
+            self.dismiss(kind)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        bid = event.button.id or ""
+        if bid == "gx-more-cancel":
+            self.action_cancel()
+        elif bid.startswith("gx-more-"):
+            self.action_pick(bid.removeprefix("gx-more-"))
+
+
+class GhoulSetup(Vertical):
+    """The new-table form: players, me, variants, the cast, my character and the ring.
+
+    Posts :class:`GhoulSetup.Done` with a checked solver config, or ``Cancelled``. Problems are
+    listed under the form and nothing picked or typed is lost.
+    """
+
+    BINDINGS: ClassVar = [
+        Binding("ctrl+s", "start", "Start", id="ghoul.setup.start"),
+        Binding("escape", "cancel", "Cancel", id="ghoul.setup.cancel"),
+    ]
+
+    class Done(Message):
+        def __init__(self, config: dict[str, Any]) -> None:
+            super().__init__()
+            self.config = config
+
+    class Cancelled(Message):
+        pass
+
+    def __init__(self, *, wide: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.wide = wide
+        self.n = 5
+        self.errors: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        cols = 4
+        chars = list(g.CHARS)
+        with Horizontal(id="ax-setup-main"):
+            with VerticalScroll(id="ax-setup-scroll"):
+                yield Static("Players at the table", classes="ax-label")
+                yield Picker(
+                    [(str(k), k) for k in range(g.MIN_PLAYERS, g.MAX_PLAYERS + 1)],
+                    columns=5,
+                    allow_none=False,
+                    selected=[self.n],
+                    id="gs-count",
+                )
+                yield Static("Names, clockwise (your left neighbour follows you)", classes="ax-label")
+                for row in range(2):
+                    with Horizontal(classes="gs-names"):
+                        for i in range(row * 4, row * 4 + 4):
+                            box = Input(
+                                g.DEFAULT_NAMES[i],
+                                id=f"gs-name-{i}",
+                                classes="ax-input gs-name",
+                                max_length=12,
+                                placeholder=f"player {i + 1}",
+                            )
+                            box.cursor_blink = False
+                            yield box
+                yield Static("Which one is me", classes="ax-label")
+                yield Picker(
+                    [(g.DEFAULT_NAMES[i], i) for i in range(g.MAX_PLAYERS)],
+                    columns=cols,
+                    allow_none=False,
+                    selected=[0],
+                    id="gs-me",
+                )
+                yield Static("Variants", classes="ax-label")
+                yield Picker(
+                    [("Mask variant", "mask"), ("Support variant", "support")], multi=True, columns=2, id="gs-variants"
+                )
+                yield Static("Setup (6 and 7 players)", classes="ax-label")
+                yield Picker(
+                    [("Setup A", "a"), ("Setup B", "b")], columns=2, allow_none=False, selected=["a"], id="gs-setup"
+                )
+                yield Static("Characters in play (public)", classes="ax-label")
+                yield Picker(
+                    [(f"{g.char_label(c)} {g.faction_letter(c)}", c) for c in chars],
+                    multi=True,
+                    columns=cols,
+                    id="gs-cast",
+                )
+                yield Static("My character", classes="ax-label")
+                yield Picker([(g.char_label(c), c) for c in chars], columns=cols, id="gs-char")
+                yield Static(
+                    "Ring: the tile on each face-up place (0-7, clockwise)",
+                    classes="ax-label",
+                )
+                for p in g.OTHER_PLACES:
+                    yield Static(f"Place {p}", classes="ax-dlg-label")
+                    yield Picker(
+                        [(g.tile_label(t), t) for t in g.OTHER_TILES],
+                        columns=6 if self.wide else 3,
+                        allow_none=False,
+                        id=f"gs-ring-{p}",
+                    )
+                yield Static("", id="ax-errors")
+            yield ScrollColumn(lambda: self.query_one("#ax-setup-scroll"), id="ax-setup-scrollbtns")
+        with Horizontal(id="ax-setup-buttons", classes="ax-form-buttons"):
+            yield Tap("Start", id="gs-start", variant="primary")
+            yield Tap("Cancel", id="gs-cancel")
+
+    def on_mount(self) -> None:
+        ring = g.default_ring()
+        for p in g.OTHER_PLACES:
+            self.query_one(f"#gs-ring-{p}", Picker).set_value(ring[p])
+        self._reset_cast()
+        self.refresh_form()
+
+    # ------------------------------------------------------------------ state
+
+    def names(self) -> list[str]:
+        return [self.query_one(f"#gs-name-{i}", Input).value for i in range(self.n)]
+
+    def _variants(self) -> list[str]:
+        return list(self.query_one("#gs-variants", Picker).value)
+
+    def _reset_cast(self) -> None:
+        mask = "mask" in self._variants()
+        setup = self.query_one("#gs-setup", Picker).value or "a"
+        cast = g.default_cast(self.n, setup if self.n in (6, 7) else "a", mask)
+        self.query_one("#gs-cast", Picker).set_value(cast)
+        char = self.query_one("#gs-char", Picker)
+        if char.value not in cast:
+            char.set_value(None)
+
+    def refresh_form(self) -> None:
+        """Bring the dependent options up to date: names on the Me row, what can be picked."""
+        names = self.names()
+        for i in range(g.MAX_PLAYERS):
+            # hidden, not removed: the other names keep their columns
+            box = self.query_one(f"#gs-name-{i}", Input)
+            box.styles.visibility = "visible" if i < self.n else "hidden"
+            box.disabled = i >= self.n  # and out of the Tab order
+        me = self.query_one("#gs-me", Picker)
+        me.set_options(
+            [(names[i] if i < self.n and names[i].strip() else f"#{i + 1}", i) for i in range(g.MAX_PLAYERS)]
+        )
+        me.set_disabled_values(range(self.n, g.MAX_PLAYERS))
+        if me.value is None:
+            me.set_value(0)
+        self.query_one("#gs-setup", Picker).set_disabled_values([] if self.n in (6, 7) else ["b"])
+        mask = "mask" in self._variants()
+        allowed = set(g.allowed_characters(self.n, mask))
+        cast = self.query_one("#gs-cast", Picker)
+        cast.set_disabled_values([c for c in g.CHARS if c not in allowed])
+        self.query_one("#gs-char", Picker).set_disabled_values([c for c in g.CHARS if c not in cast.value])
+        errors = self.query_one("#ax-errors", Static)
+        errors.update("\n".join(f"• {e}" for e in self.errors))
+        errors.display = bool(self.errors)
+
+    def config(self) -> tuple[dict[str, Any] | None, list[str]]:
+        """The solver config the form holds now, or the problems."""
+        ring: list[str | None] = [None] * 8
+        for p in g.OTHER_PLACES:
+            ring[p] = self.query_one(f"#gs-ring-{p}", Picker).value
+        setup = self.query_one("#gs-setup", Picker).value or "a"
+        variants = self._variants()
+        return g.make_config(
+            self.names(),
+            self.query_one("#gs-me", Picker).value or 0,
+            self.query_one("#gs-char", Picker).value,
+            self.query_one("#gs-cast", Picker).value,
+            "mask" in variants,
+            "support" in variants,
+            setup if self.n in (6, 7) else "a",
+            ring,
+        )
+
+    # ------------------------------------------------------------------ events
+
+    @on(Picker.Changed)
+    def _picked(self, event: Picker.Changed) -> None:
+        event.stop()
+        pid = event.picker.id
+        if pid == "gs-count":
+            self.n = int(event.value)
+            self._reset_cast()
+        elif pid in ("gs-variants", "gs-setup"):
+            self._reset_cast()
+        self.refresh_form()
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.refresh_form()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.screen.focus_next()
+
+    def action_start(self) -> None:
+        config, errors = self.config()
+        self.errors = errors
+        self.refresh_form()
+        if config is None:
+            self.query_one("#ax-setup-scroll", VerticalScroll).scroll_end(animate=False)
+            return
+        self.post_message(self.Done(config))
+
+    def action_cancel(self) -> None:
+        self.post_message(self.Cancelled())
+
+    @on(Button.Pressed, "#gs-start")
+    def _start(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_start()
+
+    @on(Button.Pressed, "#gs-cancel")
+    def _cancel(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()
