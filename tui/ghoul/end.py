@@ -1,0 +1,99 @@
+"""The end of a Tokyo Ghoul game: every identity, every hand, and why each player won or lost."""
+
+from __future__ import annotations
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from tui.ghoul import model as m
+from tui.widgets.choices import Btn
+from tui.widgets.scroll import ScrollButtons
+
+
+class EndScreen(Screen):
+    """Built from the final view only (the result reveals every character), so it holds no game."""
+
+    BINDINGS = [
+        Binding("n", "new_game", "New game", id="end-new"),
+        Binding("h", "home", "Home", id="end-home"),
+        Binding("b", "board", "Board & log", id="end-board"),
+        Binding("q", "app.quit", "Quit", id="end-quit"),
+    ]
+    HELP_TITLE = "Game over"
+    DEFAULT_CSS = """
+    #gh-end-box { height: 1fr; padding: 0 1; }
+    #gh-end-title { text-style: bold; color: $text-primary; width: 100%; content-align: center middle; }
+    #gh-end-reason { margin: 0 0 1 0; }
+    #gh-end-scroll { height: 1fr; }
+    #gh-end-buttons { height: auto; }
+    #gh-end-buttons Button { margin: 0 1 0 0; min-width: 8; }
+    #gh-end-buttons ScrollButtons Button { min-width: 6; }
+    """
+
+    def __init__(self, view: dict) -> None:
+        super().__init__()
+        self.view = view
+
+    def _rows_table(self) -> RichTable:
+        """One row per player: who they were, what they held, and why they won or lost."""
+        v = self.view
+        wide = self.app.size.width >= 110
+        grid = RichTable(box=None, padding=(0, 1), show_header=True, header_style="bold", expand=True,
+                         pad_edge=False)
+        grid.add_column("Player", no_wrap=True)
+        grid.add_column("Character")
+        if wide:
+            grid.add_column("Cards")
+            grid.add_column("Markers", justify="right")
+        grid.add_column("Result", ratio=1)
+        for row in m.end_rows(v):
+            style = "bold green" if row.won else "bold"
+            fac = m.FACTION_STYLE.get(row.faction, "")
+            who = Text(row.name, style=style)
+            char = Text(row.character, style="bold " + fac)
+            char.append(f"\n{row.faction}", style=fac)
+            result = Text("WON: " if row.won else "lost: ", style="bold green" if row.won else "")
+            result.append("; ".join(row.why), style="green" if row.won else "")
+            if wide:
+                grid.add_row(who, char, row.cards, str(row.markers), result)
+            else:
+                result.append(f"\n{row.cards} · {row.markers} markers", style="dim")
+                grid.add_row(who, char, result)
+        return grid
+
+    def compose(self) -> ComposeResult:
+        v = self.view
+        with Vertical(id="gh-end-box"):
+            yield Static(m.headline(v), id="gh-end-title")
+            yield Static(m.end_reason(v), id="gh-end-reason")
+            with VerticalScroll(id="gh-end-scroll"):
+                yield Static(id="gh-end-rows")
+            with Horizontal(id="gh-end-buttons"):
+                yield Btn("New game (n)", id="end-new", variant="primary")
+                yield Btn("Home (h)", id="end-home")
+                yield Btn("Board (b)", id="end-board")
+                yield ScrollButtons("#gh-end-scroll", id="gh-end-scrollbtn")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#gh-end-rows", Static).update(self._rows_table())
+
+    def action_new_game(self) -> None:
+        self.app.action_new_game("ghoul")  # type: ignore[attr-defined]
+
+    def action_home(self) -> None:
+        self.app.action_home()  # type: ignore[attr-defined]
+
+    def action_board(self) -> None:
+        self.app.pop_screen()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"end-new": self.action_new_game, "end-home": self.action_home, "end-board": self.action_board}
+        action = actions.get(event.button.id or "")
+        if action:
+            action()
