@@ -15,8 +15,9 @@ from textual.pilot import Pilot
 
 from engine.session import Session
 from tui.assist import model as m
-from tui.assist.clue import AssistApp, ClueAssistScreen, LogList, run_assist
+from tui.assist.clue import AssistApp, ClueAssistScreen, run_assist
 from tui.assist.sheet import SheetTable
+from tui.assist.widgets import LogList
 from tui.storage import load_session, save_session, sessions_dir
 
 TABLET = (110, 42)

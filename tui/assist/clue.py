@@ -30,7 +30,7 @@ from tui.assist import model as m
 from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V, EntryDialog
 from tui.assist.setup import SetupForm
 from tui.assist.sheet import SheetTable
-from tui.assist.widgets import KeyBar, ScrollColumn, Tap
+from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
 from tui.storage import load_session, new_session_id, save_session
 
 UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
@@ -40,82 +40,6 @@ VIEWS = ("sheet", "log", "advice")
 def _copy(data: Any) -> Any:
     """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
     return json.loads(json.dumps(data))
-
-
-class LogRow(Static):
-    """One log entry as a sentence; a tap selects it."""
-
-    def __init__(self, index: int) -> None:
-        super().__init__("", id=f"ax-entry-{index}", classes="ax-entry")
-        self.index = index
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        list_ = self.parent
-        if isinstance(list_, LogList):
-            list_.focus()
-            list_.select(self.index)
-
-
-class LogList(VerticalScroll, can_focus=True):
-    """The event log: rows are reused (hidden when unused) so redrawing never waits on a mount."""
-
-    BINDINGS: ClassVar = [
-        Binding("up", "move(-1)", "Previous", show=False),
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-    ]
-
-    class Selected(Message):
-        def __init__(self, index: int | None) -> None:
-            super().__init__()
-            self.index = index
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.count = 0
-        self.selected: int | None = None
-
-    def show(self, sentences: list[str], conflict: set[int], selected: int | None) -> None:
-        """Draw the log: one numbered sentence per entry, conflicting ones marked."""
-        rows = list(self.query(LogRow))
-        for i in range(len(rows), len(sentences)):
-            row = LogRow(i)
-            self.mount(row)
-            rows.append(row)
-        self.count = len(sentences)
-        self.selected = selected if selected is not None and selected < self.count else None
-        for i, row in enumerate(rows):
-            if i >= self.count:
-                row.display = False
-                continue
-            row.display = True
-            mark = "⚠ " if i in conflict else ""
-            row.update(f"#{i + 1} {mark}{sentences[i]}")
-            row.set_class(i in conflict, "-conflict")
-            row.set_class(i == self.selected, "-selected")
-
-    def select(self, index: int | None) -> None:
-        """Select entry ``index`` (None: nothing) and tell the screen, which enables Edit and Delete."""
-        self.selected = index if index is not None and 0 <= index < self.count else None
-        for row in self.query(LogRow):
-            row.set_class(row.index == self.selected, "-selected")
-        if self.selected is not None:
-            self.query_one(f"#ax-entry-{self.selected}", LogRow).scroll_visible(animate=False)
-        self.post_message(self.Selected(self.selected))
-
-    def action_move(self, delta: int) -> None:
-        if not self.count:
-            return
-        if self.selected is None:
-            self.select(self.count - 1 if delta < 0 else 0)
-        else:
-            self.select(min(max(self.selected + delta, 0), self.count - 1))
-
-    def action_jump(self, index: int) -> None:
-        if self.count:
-            self.select(index % self.count)
 
 
 class ClueAssistScreen(Screen[None]):

@@ -28,10 +28,9 @@ from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
 from tui.assist import ghoul_model as g
-from tui.assist.clue import LogList
 from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
 from tui.assist.ghoul_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
-from tui.assist.widgets import KeyBar, ScrollColumn, Tap
+from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
 from tui.storage import load_session, new_session_id, save_session, sessions_dir
 
 UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume

@@ -28,11 +28,10 @@ from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
 from tui.assist import mascarade_model as mm
-from tui.assist.clue import LogList
 from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
 from tui.assist.mascarade_dialogs import MascaradeEntryDialog
 from tui.assist.mascarade_setup import MascaradeSetupForm
-from tui.assist.widgets import KeyBar, ScrollColumn, Tap
+from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
 from tui.storage import load_session, new_session_id, save_session
 
 UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
