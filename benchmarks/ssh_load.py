@@ -1,12 +1,35 @@
-"""Benchmark: N simultaneous SSH sessions of ``unmask serve ssh`` on loopback, each pressing a key.
+"""Benchmark: N simultaneous SSH sessions of ``unmask serve ssh`` on loopback, pressing keys.
 
-The server runs in its own process (temporary data dir, one test user). Each client opens a pty
-session (xterm-256color, 100x30), waits for the home screen, then presses Tab (focus moves to the
-next button, so the screen changes) every ``--interval`` seconds; the latency is the time from
-sending the key to the first screen bytes that follow it. Sessions start together.
+Method
+------
+The server runs in its own process exactly as ``unmask serve ssh`` runs it (shared tables on, so
+every app opens on the lobby; ``--no-tables`` opens on the home screen instead), with a
+temporary data dir and one user. All N clients connect at the same moment, each with a pty
+(xterm-256color, 100x30); the start-up time is from connecting to the first screen (lobby or
+home) being drawn. Once every session shows it and has gone quiet, the key presses begin.
 
-Usage: ``python benchmarks/ssh_load.py [--sessions N] [--presses K] [--interval S]``.
-Prints start-up time (connect to home screen) and key-to-update latency: median, p90, worst.
+Each press is a Tab (focus moves to the next control, so the screen must change). Latency is the
+time from writing the key to the SSH channel to the first screen bytes that arrive after it (the
+session has been quiet before the press, so those bytes are the answer to it).
+
+Two load models, reported separately:
+
+- **realistic** (the default): people at their own terminals. Each session waits a random phase
+  (uniform 0..``--max-gap`` s), then presses with gaps drawn uniformly in
+  ``[--min-gap, --max-gap]`` (default 1-3 s). All random numbers come from ``--seed``, so a
+  rerun makes the same presses at the same offsets. N=20 means ~10 key presses/s on the server.
+- **burst** (``--burst``): the worst case: every session presses at the same instant, every
+  ``--interval`` seconds (default 0.5 s, i.e. 40 presses/s with N=20).
+
+``--both`` runs the realistic model and then the burst on the same sessions. The report gives
+start-up median / p90 / worst, and per model the latency median / p90 / worst, plus the CPU time
+used during the model's run (from ``/proc``; idle work such as the lobby's refresh included)
+divided by the presses, for the app processes and for the server process, and the load average
+before and after.
+``UNMASK_CHILD_PROFILE=/tmp/p`` in the environment makes every app process write a cProfile
+dump to ``/tmp/p.<pid>`` (see ``tui/serve/child.py``).
+
+Usage: ``python benchmarks/ssh_load.py [--sessions N] [--presses K] [--burst | --both] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -15,11 +38,13 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import random
 import socket
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -27,15 +52,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import asyncssh
 
 HOME = b"Hidden-information"
+LOBBY = b"Shared tables"
+QUIET = 0.4  # seconds without output that count as "the screen has settled"
 
 
-def _serve(port: int, data: str, max_sessions: int) -> None:
+def _serve(port: int, data: str, max_sessions: int, tables: bool) -> None:
     os.environ["UNMASK_DATA_DIR"] = data
-    os.environ["TEXTUAL_ANIMATIONS"] = "none"
     from tui.serve.ssh import serve_ssh
 
     serve_ssh("127.0.0.1", port, passwords_file=Path(data) / "ssh_passwords.json",
-              max_sessions=max_sessions, tables=False, announce=lambda *_: None)
+              max_sessions=max_sessions, tables=tables, announce=lambda *_: None)
 
 
 def _free_port() -> int:
@@ -57,50 +83,143 @@ async def _wait_port(port: int, timeout: float = 20) -> None:
             await asyncio.sleep(0.1)
 
 
-async def _session(port: int, presses: int, interval: float, latencies: list[float], startups: list[float]) -> None:
-    t0 = time.monotonic()
-    async with asyncssh.connect("127.0.0.1", port, username="bench", password="bench", known_hosts=None,
-                                agent_path=None, client_keys=None) as conn:
-        proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
-        seen = bytearray()
-        while HOME not in seen:
-            chunk = await asyncio.wait_for(proc.stdout.read(65536), 60)
-            if not chunk:
-                raise RuntimeError("the session closed before the home screen")
-            seen += chunk
-        startups.append(time.monotonic() - t0)
-        # Let the first frames settle.
+def _cpu(server: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by the app processes under ``server``, and by it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    apps = own = 0.0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        used = (int(fields[11]) + int(fields[12])) / tick
+        if int(fields[1]) == server:  # ppid: an app process
+            apps += used
+        elif int(entry.name) == server:
+            own += used
+    return apps, own
+
+
+@dataclass
+class Session:
+    """One client: its process, and every output chunk with the time it arrived."""
+
+    proc: asyncssh.SSHClientProcess
+    conn: asyncssh.SSHClientConnection
+    last_output: float = 0.0
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    seen: bytearray = field(default_factory=bytearray)
+    closed: bool = False
+
+    async def read_forever(self) -> None:
         while True:
-            try:
-                await asyncio.wait_for(proc.stdout.read(65536), 0.5)
-            except TimeoutError:
-                break
-        for _ in range(presses):
-            sent = time.monotonic()
-            proc.stdin.write(b"\t")
-            await asyncio.wait_for(proc.stdout.read(65536), 30)
-            latencies.append(time.monotonic() - sent)
-            # Drain the rest of this update, then wait for the next press.
-            end = time.monotonic() + interval
-            while (left := end - time.monotonic()) > 0:
-                try:
-                    await asyncio.wait_for(proc.stdout.read(65536), left)
-                except TimeoutError:
-                    break
-        proc.stdin.write(b"q")
-        conn.close()
+            chunk = await self.proc.stdout.read(65536)
+            if not chunk:
+                self.closed = True
+                self.arrived.set()
+                return
+            self.last_output = time.monotonic()
+            if len(self.seen) < 1 << 20:
+                self.seen += chunk
+            self.arrived.set()
+
+    async def wait_quiet(self, quiet: float = QUIET, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() - self.last_output < quiet and time.monotonic() < deadline:
+            await asyncio.sleep(quiet / 4)
+
+    async def press(self, key: bytes = b"\t") -> float:
+        """Seconds from writing ``key`` to the first output after it."""
+        await self.wait_quiet(0.05, timeout=2)  # the last answer is complete
+        self.arrived.clear()
+        sent = time.monotonic()
+        self.proc.stdin.write(key)
+        await asyncio.wait_for(self.arrived.wait(), 30)
+        if self.closed:
+            raise RuntimeError("the session closed")
+        return self.last_output - sent if self.last_output >= sent else time.monotonic() - sent
 
 
-async def _run(port: int, sessions: int, presses: int, interval: float) -> tuple[list[float], list[float], int]:
-    await _wait_port(port)
+async def _open(port: int, first: bytes, startups: list[float]) -> Session:
+    t0 = time.monotonic()
+    conn = await asyncssh.connect("127.0.0.1", port, username="bench", password="bench", known_hosts=None,
+                                  agent_path=None, client_keys=None)
+    proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+    s = Session(proc, conn)
+    asyncio.get_running_loop().create_task(s.read_forever())
+    while first not in s.seen:
+        s.arrived.clear()
+        await asyncio.wait_for(s.arrived.wait(), 90)
+        if s.closed:
+            raise RuntimeError("the session closed before its first screen")
+    startups.append(time.monotonic() - t0)
+    return s
+
+
+async def _realistic(sessions: list[Session], presses: int, gaps: tuple[float, float], seed: int) -> list[float]:
+    rng = random.Random(seed)
+    plans = [(rng.uniform(0, gaps[1]), [rng.uniform(*gaps) for _ in range(presses - 1)]) for _ in sessions]
     latencies: list[float] = []
+
+    async def person(s: Session, phase: float, waits: list[float]) -> None:
+        start = time.monotonic() + phase
+        at = start
+        for i in range(presses):
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            latencies.append(await s.press())
+            if i < len(waits):
+                at += waits[i]  # the schedule does not drift when an answer is slow
+
+    await asyncio.gather(*(person(s, phase, waits) for s, (phase, waits) in zip(sessions, plans, strict=True)))
+    return latencies
+
+
+async def _burst(sessions: list[Session], presses: int, interval: float) -> list[float]:
+    latencies: list[float] = []
+    for _ in range(presses):
+        tick = time.monotonic()
+        latencies += await asyncio.gather(*(s.press() for s in sessions))
+        await asyncio.sleep(max(0.0, tick + interval - time.monotonic()))
+        await asyncio.gather(*(s.wait_quiet(0.1, timeout=5) for s in sessions))
+    return latencies
+
+
+@dataclass
+class Result:
+    startups: list[float]
+    failed: int
+    models: dict[str, tuple[list[float], float, float]]  # name → (latencies, app CPU s, server CPU s)
+
+
+async def _run(port: int, server_pid: int, args: argparse.Namespace) -> Result:
+    await _wait_port(port)
+    first = HOME if args.no_tables else LOBBY
     startups: list[float] = []
-    results = await asyncio.gather(*(_session(port, presses, interval, latencies, startups) for _ in range(sessions)),
-                                   return_exceptions=True)
-    failed = [r for r in results if isinstance(r, BaseException)]
+    opened = await asyncio.gather(*(_open(port, first, startups) for _ in range(args.sessions)),
+                                  return_exceptions=True)
+    sessions = [s for s in opened if isinstance(s, Session)]
+    failed = [r for r in opened if isinstance(r, BaseException)]
     for r in failed[:3]:
-        print(f"  a session failed: {r.__class__.__name__}: {r}")
-    return latencies, startups, len(failed)
+        print(f"  a session failed to start: {r.__class__.__name__}: {r}")
+    await asyncio.gather(*(s.wait_quiet(1.0) for s in sessions))
+    models: dict[str, tuple[list[float], float, float]] = {}
+    runs = []
+    if not args.burst:
+        runs.append(("realistic", lambda: _realistic(sessions, args.presses, (args.min_gap, args.max_gap), args.seed)))
+    if args.burst or args.both:
+        runs.append(("burst", lambda: _burst(sessions, args.presses, args.interval)))
+    for name, go in runs:
+        apps0, own0 = _cpu(server_pid)
+        latencies = await go()
+        apps1, own1 = _cpu(server_pid)
+        models[name] = (latencies, apps1 - apps0, own1 - own0)
+        await asyncio.gather(*(s.wait_quiet(1.0) for s in sessions))
+    for s in sessions:
+        s.conn.close()  # the server hangs up on the app (SIGHUP): it quits cleanly
+    return Result(startups, len(failed), models)
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -108,37 +227,59 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
-    ap.add_argument("--presses", type=int, default=10)
-    ap.add_argument("--interval", type=float, default=0.5, help="seconds between two presses of one session")
+    ap.add_argument("--presses", type=int, default=10, help="key presses per session (per model)")
+    ap.add_argument("--min-gap", type=float, default=1.0, help="realistic: shortest gap between presses (s)")
+    ap.add_argument("--max-gap", type=float, default=3.0, help="realistic: longest gap between presses (s)")
+    ap.add_argument("--seed", type=int, default=1, help="realistic: phases and gaps")
+    ap.add_argument("--burst", action="store_true", help="only the worst case: all sessions press at once")
+    ap.add_argument("--both", action="store_true", help="the realistic model, then the burst")
+    ap.add_argument("--interval", type=float, default=0.5, help="burst: seconds between two presses")
+    ap.add_argument("--no-tables", action="store_true", help="serve without shared tables (opens on home)")
     args = ap.parse_args(argv)
 
+    load_before = _load()
     with tempfile.TemporaryDirectory(prefix="unmask-ssh-load-") as data:
         os.environ["UNMASK_DATA_DIR"] = data
         from tui.serve.ssh import add_password
 
         add_password("bench", "bench", Path(data) / "ssh_passwords.json")
         port = _free_port()
-        server = multiprocessing.get_context("spawn").Process(target=_serve, args=(port, data, args.sessions + 1))
+        server = multiprocessing.get_context("spawn").Process(
+            target=_serve, args=(port, data, args.sessions + 1, not args.no_tables))
         server.start()
         try:
             t0 = time.monotonic()
-            lat, start, failed = asyncio.run(_run(port, args.sessions, args.presses, args.interval))
+            res = asyncio.run(_run(port, server.pid or 0, args))
             wall = time.monotonic() - t0
         finally:
             server.terminate()  # SIGTERM: the server ends every app cleanly
             server.join(20)
-    ms = [x * 1000 for x in lat]
-    print(f"ssh_load: {args.sessions} sessions ({failed} failed), {len(ms)} key presses, {os.cpu_count()} cores, "
-          f"{wall:.1f} s wall")
-    print(f"  start-up (connect → home screen): median {statistics.median(start):.2f} s, "
-          f"p90 {_pct(start, 0.9):.2f} s, worst {max(start):.2f} s" if start else "  no session started")
-    if ms:
-        print(f"  key → screen update: median {statistics.median(ms):.1f} ms, p90 {_pct(ms, 0.9):.1f} ms, "
-              f"worst {max(ms):.1f} ms")
-    return 1 if failed or not ms else 0
+    print(f"ssh_load: {args.sessions} sessions ({res.failed} failed), {os.cpu_count()} cores, {wall:.1f} s wall, "
+          f"load average before {load_before}, after {_load()}")
+    st = res.startups
+    print(f"  start-up (connect → first screen): median {statistics.median(st):.2f} s, "
+          f"p90 {_pct(st, 0.9):.2f} s, worst {max(st):.2f} s" if st else "  no session started")
+    for name, (lat, cpu, server_cpu) in res.models.items():
+        ms = [x * 1000 for x in lat]
+        if not ms:
+            print(f"  {name}: no key presses")
+            continue
+        how = (f"gaps {args.min_gap:g}-{args.max_gap:g} s, seed {args.seed}" if name == "realistic"
+               else f"all at once every {args.interval:g} s")
+        print(f"  {name} ({how}): {len(ms)} presses, key → screen median {statistics.median(ms):.1f} ms, "
+              f"p90 {_pct(ms, 0.9):.1f} ms, worst {max(ms):.1f} ms; CPU per press: apps {1000 * cpu / len(ms):.1f} ms, "
+              f"server {1000 * server_cpu / len(ms):.1f} ms")
+    return 1 if res.failed or not res.models else 0
 
 
 if __name__ == "__main__":

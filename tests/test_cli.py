@@ -166,3 +166,18 @@ def test_resume_of_a_damaged_session_is_one_line(tmp_path, monkeypatch):
     (tmp_path / "sessions" / "broken.json").write_text("[]")
     r = run("resume", "broken")
     assert r.exit_code == 2 and "not an unmask session" in r.output
+
+
+@pytest.mark.parametrize("game", ["masque", "mascarade", "clue"])
+def test_resume_reopens_an_assist_session_in_its_assistant(tmp_path, monkeypatch, game):
+    """`unmask resume FILE` on table notes opens that game's assistant with the notes, not an error."""
+    import tui.app
+
+    opened: dict = {}
+    monkeypatch.setattr(tui.app, "run_app", lambda **kw: opened.update(kw))
+    monkeypatch.setenv("UNMASK_DATA_DIR", str(tmp_path))
+    name = "clue-assist-red-keep.json" if game == "clue" else f"{game}-assist.json"
+    r = run("resume", str(EXAMPLES / name))
+    assert r.exit_code == 0, r.output
+    assert opened["start"] == f"assist:{game}" and opened["session"].game == game
+    assert opened["session"].log == json.loads((EXAMPLES / name).read_text())["log"]

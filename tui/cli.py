@@ -138,14 +138,20 @@ def _bot_list(game: str, spec: str | None, count: int, default: str) -> list[str
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="Which game: clue.")] = "clue",
-    board: Annotated[str, typer.Option(help="Board: red-keep or meereen.")] = "red-keep",
-    players: Annotated[int, typer.Option(help="Players at the table, you included (2-6).")] = 4,
-    bots: Annotated[str | None, typer.Option(help="Bots for the other seats, comma-separated (random, notes).")] = None,
+    game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue",
+    board: Annotated[str, typer.Option(help="Clue board: red-keep or meereen.")] = "red-keep",
+    players: Annotated[int, typer.Option(
+        help="Players at the table, you included (clue 2-6, mascarade 4-12, masque 4-7, ghoul 4-8).")] = 4,
+    bots: Annotated[str | None, typer.Option(
+        help="Bots for the other seats, comma-separated. clue: random, notes, strong; mascarade: random, honest, "
+             "strong; masque and ghoul: random, heuristic, strong.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bots; same seed, same game.")] = None,
-    centre_pile: Annotated[bool, typer.Option("--centre-pile", help="Leftover cards face down in the centre.")] = False,
+    centre_pile: Annotated[bool, typer.Option(
+        "--centre-pile", help="Clue: leftover cards face down in the centre.")] = False,
     instant: Annotated[bool, typer.Option("--instant", help="Bots play instantly, not at a readable pace.")] = False,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="A game option KEY=VALUE, e.g. -o mask=true -o support=true for ghoul, -o harder=true "
+                               "for masque, -o opening=false for mascarade.")] = None,
 ) -> None:
     """Play a game against bots (you sit in the first seat)."""
     _check_game(game, playable(game))
@@ -163,7 +169,7 @@ def play(
 
 @app.command()
 def assist(
-    game: Annotated[str, typer.Argument(help="Which game: clue.")] = "clue",
+    game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue",
     session: Annotated[str | None, typer.Argument(help="Reopen this saved assist session.")] = None,
 ) -> None:
     """Keep the notes of a real table: type what you see, the solver does the deduction."""
@@ -186,9 +192,10 @@ def assist(
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="Which game: clue.")] = "clue",
+    game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue",
     games: Annotated[int, typer.Option(help="How many games.")] = 100,
-    players: Annotated[int, typer.Option(help="Seats at each table (2-6).")] = 4,
+    players: Annotated[int, typer.Option(
+        help="Seats at each table (clue 2-6, mascarade 4-12, masque 4-7, ghoul 4-8).")] = 4,
     bots: Annotated[str | None, typer.Option(help="The bot of each seat, comma-separated; seats rotate.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
     board: Annotated[str, typer.Option(help="Board: red-keep or meereen.")] = "red-keep",
@@ -235,11 +242,11 @@ def simulate(
     out.print(t)
     endings = ", ".join(f"{k}: {v}" for k, v in sorted(res.reasons.items()))
     out.print(f"Endings: {endings}")
-    out.print(f"{res.steps} steps in {res.seconds:.1f} s ({res.steps / max(res.seconds, 1e-9):,.0f} steps/s)")
+    out.print(f"{res.steps} steps in {res.seconds:.2f} s ({res.steps / max(res.seconds, 1e-9):,.0f} steps/s)")
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Which game: clue.")] = "clue") -> None:
+def rules(game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue") -> None:
     """Print the rules and the assumptions unmask makes where the rulebook is silent."""
     _check_game(game, _has(f"engine.{game}"), "built")
     import importlib
@@ -289,8 +296,13 @@ def resume(
         else:
             s = storage.load_session(session)
             sid = session
+        if s.mode == "assist":
+            if not assistable(s.game):
+                _fail(f"the {s.game} table assistant is not built yet.")
+            run_app(start=f"assist:{s.game}", session_id=sid, session=s)
+            return
         if s.mode != "play":
-            _fail("that session is not a game against bots.")
+            _fail(f"that session's mode {s.mode!r} is neither a game against bots nor table notes.")
         from solvers.table import Table
 
         table = Table.from_session(s)
@@ -384,13 +396,15 @@ def serve_web_cmd(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
     public_url: Annotated[str | None, typer.Option(help="The URL browsers use, when behind a proxy.")] = None,
+    shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables (with serve ssh).")] = True,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
     from tui.serve.ssh import ServeError
     from tui.serve.web import serve_web
 
     try:
-        serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, announce=typer.echo)
+        serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, tables=shared_tables,
+                  announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 

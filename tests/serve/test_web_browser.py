@@ -1,8 +1,8 @@
-"""``unmask serve web`` in headless Chromium as a tablet: log in, see the app, tap a button.
+"""``unmask serve web`` in headless Chromium as a tablet: log in, see the lobby, tap to make a table.
 
 Skipped unless Debian's chromium (/usr/bin/chromium) and the playwright package are installed
 (never ``playwright install``). The screen is read from the websocket frames (the page draws on
-a canvas) through pyte; the tap lands on the cell where "Rules" is drawn.
+a canvas) through pyte; the tap lands on the cell where "Create table" is drawn.
 """
 
 from __future__ import annotations
@@ -71,18 +71,19 @@ def test_tablet_logs_in_and_taps():
                     shown = "\n".join(screen["screen"].display) if "screen" in screen else "(no websocket)"
                     raise AssertionError(f"{text!r} never appeared:\n{shown}")
 
-                await wait_for("Hidden-information")
+                await wait_for("you are alice")  # the lobby of shared tables, as the logged-in user
                 cols, rows = screen["size"]
                 assert cols >= 80  # a 1024-pixel tablet gets a wide terminal
                 await asyncio.sleep(0.5)
-                x, y = await wait_for("Rules")
+                x, y = await wait_for("Create table")
                 box = await page.locator("body").bounding_box()
                 term = page.locator(".xterm-screen")
                 if await term.count():
                     box = await term.first.bounding_box()
                 cw, ch = box["width"] / cols, box["height"] / rows
                 await page.touchscreen.tap(box["x"] + (x + 2.5) * cw, box["y"] + (y + 0.5) * ch)
-                await wait_for("Rules — ")
+                await wait_for("Your cards:")  # a new shared table, alice at seat 1
+                assert [s.owners for s in served.tables.tables.values()] == [{0: "alice"}]
                 await browser.close()
         finally:
             await served.close()

@@ -3,6 +3,12 @@
 It is an ordinary terminal app on its stdin/stdout. Under the SSH server those are the slave
 side of a pty in a new session: we make that pty our controlling terminal so the kernel sends
 SIGWINCH on resizes, and we quit cleanly on SIGHUP/SIGTERM so the client's terminal is restored.
+Under the web server (textual-serve) they are pipes to textual-serve's web driver. The server
+says who plays (``UNMASK_USER``) and where the shared tables are (``UNMASK_TABLES_SOCKET``).
+
+Many of these processes share a small machine, so the served app skips two redraws Textual
+does on every focus change (:func:`install_quiet_footer`, :func:`install_focus_repaint`); the
+screens are the same (``tests/serve/test_served_drawing.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +22,72 @@ from pathlib import Path
 from typing import Any
 
 from textual.binding import Binding
+from textual.widgets import Footer
 
 from tui.app import UnmaskApp
+
+
+def footer_signature(footer: Footer) -> tuple:
+    """What :meth:`Footer.compose` would draw now: the shown bindings and how they look."""
+    app = footer.app
+    shown = tuple((b.key, app.get_key_display(b), b.description, b.action, enabled, tooltip,
+                   b.group.description if b.group else None, b.group.compact if b.group else None)
+                  for _ns, b, enabled, tooltip in footer.screen.active_bindings.values() if b.show)
+    return shown, footer.show_command_palette, footer.compact, app.ENABLE_COMMAND_PALETTE
+
+
+def install_quiet_footer() -> None:
+    """Recompose a Footer only when what it shows changes.
+
+    Textual's Footer removes and remounts every key on each bindings update, which a focus change
+    triggers: on the home screen that was most of the CPU time of a Tab press. Twenty players may
+    share two cores, so the served app skips recomposes whose result would be identical (same keys,
+    labels, enabled states, tooltips). The screen looks exactly the same.
+    """
+    if getattr(Footer, "_unmask_quiet", False):
+        return
+    original = Footer.bindings_changed
+
+    def bindings_changed(self: Footer, screen: Any) -> None:
+        if self._bindings_ready and self.is_attached and screen is self.screen and screen.app.app_focus:
+            try:
+                sig = footer_signature(self)
+            except Exception:  # never let an optimisation break the footer
+                sig = None
+            if sig is not None and sig == getattr(self, "_unmask_shown", None):
+                return
+            self._unmask_shown = sig
+        original(self, screen)
+
+    Footer.bindings_changed = bindings_changed  # type: ignore[method-assign]
+    Footer._unmask_quiet = True  # type: ignore[attr-defined]
+
+
+def install_focus_repaint() -> None:
+    """On a focus change repaint the two widgets concerned, not the whole screen.
+
+    ``Screen.focused`` is a reactive that repaints the entire screen (about 10 KB of escape
+    codes through the pty and the SSH channel for one Tab). The styles of the focused and blurred
+    widgets and of ``:focus-within`` ancestors are updated by Textual anyway; refreshing both
+    widgets covers those that draw focus themselves. The bytes differ, the screen does not.
+    """
+    from textual.screen import Screen
+
+    if getattr(Screen, "_unmask_focus_repaint", False):
+        return
+    Screen.__dict__["focused"]._repaint = False
+    original = Screen.set_focus
+
+    def set_focus(self: Screen, widget: Any, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        before = self.focused
+        original(self, widget, scroll_visible, from_app_focus)
+        if self.focused is not before:
+            for w in (before, self.focused):
+                if w is not None and w.is_attached:
+                    w.refresh()
+
+    Screen.set_focus = set_focus  # type: ignore[method-assign]
+    Screen._unmask_focus_repaint = True  # type: ignore[attr-defined]
 
 
 class ServedApp(UnmaskApp):
@@ -25,6 +95,12 @@ class ServedApp(UnmaskApp):
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "app.tcss")  # relative paths follow the subclass
     BINDINGS = [Binding("ctrl+l", "lobby", "Tables", id="served-lobby")]
+
+    def __init__(self, **kw: Any) -> None:
+        if os.environ.get("UNMASK_SERVE_PLAIN") != "1":  # =1: Textual as shipped, to compare
+            install_quiet_footer()
+            install_focus_repaint()
+        super().__init__(**kw)
 
     def on_mount(self) -> None:  # Textual also runs UnmaskApp.on_mount (handlers run along the MRO)
         import asyncio
@@ -40,7 +116,8 @@ class ServedApp(UnmaskApp):
     def _open_lobby(self, sock: str) -> None:
         from tui.serve.lobby import LobbyScreen
 
-        self.push_screen(LobbyScreen(sock, os.environ.get("UNMASK_SSH_USER", "")))
+        user = os.environ.get("UNMASK_USER") or os.environ.get("UNMASK_SSH_USER", "")  # set by the server
+        self.push_screen(LobbyScreen(sock, user))
 
     def action_home(self) -> None:
         """At a served table, Escape leads back to the lobby (and from there, home)."""
@@ -78,7 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     kw: dict[str, Any] = {}
     if (argv and argv[0] in ("resume", "home")) or (argv and argv[0].startswith("rules")):
         kw["start"] = argv[0]
-    ServedApp(**kw).run()
+    profile = os.environ.get("UNMASK_CHILD_PROFILE")
+    if profile:  # UNMASK_CHILD_PROFILE=/tmp/p: where each app process spends its time (/tmp/p.<pid>)
+        import cProfile
+
+        cProfile.runctx("ServedApp(**kw).run()", globals(), {"ServedApp": ServedApp, "kw": kw},
+                        f"{profile}.{os.getpid()}")
+    else:
+        ServedApp(**kw).run()
     return 0
 
 

@@ -243,6 +243,29 @@ class RemotePlayScreen(PlayScreen):
     def on_mount(self) -> None:  # PlayScreen.on_mount runs too (Textual calls handlers along the MRO)
         self.remote.subscribe(self._pushed)
 
+    def on_screen_resume(self) -> None:
+        self.call_after_refresh(self._check_breakpoints)
+
+    def _check_breakpoints(self) -> None:
+        """Make sure the size classes (``-wide``, ``-tall``) match the terminal.
+
+        Pushed from the lobby, this screen sometimes missed its first Resize and kept the narrow
+        layout (no hand strip, a narrow log) at any size; a Resize of the same size sets them.
+        """
+        from textual import events
+
+        app = self.app
+        width, height = app.size
+        across = self.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is not None else app.HORIZONTAL_BREAKPOINTS
+        down = self.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is not None else app.VERTICAL_BREAKPOINTS
+        want = set()
+        for limits, size in ((across or [], width), (down or [], height)):
+            fitting = [name for at, name in sorted(limits) if size >= at]
+            if fitting:
+                want.add(fitting[-1])
+        if not want <= set(self.classes):
+            self.post_message(events.Resize(app.size, app.size))
+
     def on_unmount(self) -> None:
         self.remote.close()
 

@@ -204,7 +204,7 @@ class AppSession:
         env["PYTHONIOENCODING"] = "utf-8"
         env.setdefault("LANG", "C.UTF-8")
         env["UNMASK_SERVE_PTY"] = "1"
-        env["UNMASK_SSH_USER"] = p.get_extra_info("username") or ""
+        env["UNMASK_USER"] = env["UNMASK_SSH_USER"] = p.get_extra_info("username") or ""
         env.pop("COLUMNS", None)
         env.pop("LINES", None)
         return env
@@ -375,7 +375,7 @@ class SSHServer:
     host: str
     port: int
 
-    tables: TableService | None = None
+    tables: TableService | None = None  # None when tables are off or another server runs the service
 
     def close(self) -> None:
         self.acceptor.close()
@@ -385,6 +385,16 @@ class SSHServer:
         await asyncio.gather(*(s.close() for s in list(self.state.sessions)), return_exceptions=True)
         if self.tables is not None:
             await self.tables.close()
+
+
+async def open_tables() -> tuple[Path, TableService | None]:
+    """The shared table service's socket, starting the service unless another server runs it."""
+    from tui.serve.tables import socket_path, start_or_attach
+
+    try:
+        return await start_or_attach()
+    except OSError as e:
+        raise ServeError(f"Cannot open the table service socket {socket_path()}: {e.strerror or e}.") from None
 
 
 def _resolve_auth(authorized_keys: Path | str | None,
@@ -423,14 +433,8 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     service = None
     extra_env = dict(extra_env or {})
     if tables:
-        from tui.serve.tables import TableService
-
-        service = TableService()
-        try:
-            await service.start()
-        except OSError as e:
-            raise ServeError(f"Cannot open the table service socket {service.path}: {e.strerror or e}.") from None
-        extra_env["UNMASK_TABLES_SOCKET"] = str(service.path)
+        sock, service = await open_tables()
+        extra_env["UNMASK_TABLES_SOCKET"] = str(sock)
     state = ServerState(passwords_file=pw, authorized_keys=keys, max_sessions=max(1, max_sessions),
                         idle_timeout=idle_timeout if idle_timeout and idle_timeout > 0 else None,
                         app_argv=list(app_argv or [sys.executable, "-m", "tui.serve.child"]),

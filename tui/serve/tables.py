@@ -18,7 +18,11 @@ client → service                            service → client
 
 A connection sees only the view of the seat it joined (the seat's own cards, the redacted
 log); the hands of the others are sent only once the game is over. A seat belongs to the
-first user who takes it; that user (by SSH user name) can come back to it.
+first user who takes it; that user (by login name) can come back to it.
+
+``unmask serve ssh`` and ``unmask serve web`` share one service: the first server started in a
+data dir runs it (:func:`start_or_attach`), a second one finds it answering on the socket and
+only hands its path to its app processes.
 """
 
 from __future__ import annotations
@@ -43,6 +47,32 @@ MAX_LINE = 1 << 20
 
 def socket_path() -> Path:
     return data_dir() / SOCKET_NAME
+
+
+async def service_alive(path: Path) -> bool:
+    """True if a table service answers on the Unix socket ``path`` (another server runs it)."""
+    try:
+        _reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 2)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    return True
+
+
+async def start_or_attach(path: Path | None = None) -> tuple[Path, TableService | None]:
+    """The socket of the data dir's table service, and the service if this call started it.
+
+    Both servers call this, so ``serve ssh`` and ``serve web`` running at once share the tables:
+    the second finds the first one's service alive and starts none (the first must keep running).
+    """
+    path = Path(path) if path else socket_path()
+    if await service_alive(path):
+        return path, None
+    service = TableService(path)
+    await service.start()
+    return path, service
 
 
 def tables_dir() -> Path:
