@@ -1,7 +1,9 @@
 """The lobby of a served app: the shared tables, a seat to take, a new table to set up.
 
-Every action is a button (a tablet tap is a click). A seat belongs to the first user who takes
-it; the same SSH user name takes it back after a disconnect (its button says "Return").
+Every action is a button (a tablet tap is a click). A new table can be of any game with a play
+screen, with that game's player range and options; the seats nobody takes get the game's
+sensible bot. A seat belongs to the first user who takes it; the same SSH user name takes it
+back after a disconnect (its button says "Return").
 """
 
 from __future__ import annotations
@@ -13,13 +15,58 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Select, Static
 
-from tui.serve.remote import RemoteError, RemotePlayScreen, RemoteTable, ServiceClient
+from tui.serve.remote import RemoteError, RemoteTable, ServiceClient, remote_play_screen
 from tui.widgets.choices import Btn
 
-BOARDS = (("The Red Keep", "red-keep"), ("Meereen", "meereen"))
-DEFAULT_BOT = "notes"
+DEFAULT_GAME = "clue"
+DEFAULT_HUMANS = 2
+# Options the create form offers per game, beyond Home's FLAGS: (key, label, default).
+EXTRA_FLAGS: dict[str, list[tuple[str, str, bool]]] = {
+    "mascarade": [("opening", "Opening: every mask seen face up", True)],
+}
+SHORT_FLAG = {"centre_pile": "centre pile", "harder": "harder", "mask": "mask variant",
+              "support": "support variant", "opening": "opening seen"}
+
+
+def game_flags(game: str) -> list[tuple[str, str, bool]]:
+    """The on/off options of ``game`` in the create form: (key, label, default)."""
+    from tui.screens.home import FLAGS
+
+    return [(k, label, False) for k, label in FLAGS.get(game, [])] + EXTRA_FLAGS.get(game, [])
+
+
+def short_title(game: str) -> str:
+    """A game's name short enough for a button ("Tokyo Ghoul", "Masque")."""
+    from engine.registry import GAMES
+
+    return {"masque": "Masque", "ghoul": "Tokyo Ghoul"}.get(game, GAMES.get(game, game).split(":")[0])
+
+
+def default_bot(game: str) -> str:
+    """The bot that fills the seats nobody takes: the game's sensible one, not the random one."""
+    from solvers.bots import bot_names
+
+    kinds = bot_names(game)
+    return next((k for k in ("notes", "honest", "heuristic") if k in kinds), kinds[0])
+
+
+def options_text(game: str, config: dict) -> str:
+    """A table's game and key options for the table list ("Clue: Game of Thrones, The Red Keep")."""
+    from engine.registry import GAMES
+
+    parts = [GAMES.get(game, game)]
+    if game == "clue":
+        from engine.clue.board import BOARDS, load_board
+
+        board = config.get("board")
+        parts.append(load_board(board).name if board in BOARDS else str(board))
+    for key, _label, default in game_flags(game):
+        value = bool(config.get(key, default))
+        if value != default or key == "opening":
+            parts.append(SHORT_FLAG.get(key, key) if value else f"no {SHORT_FLAG.get(key, key)}")
+    return ", ".join(parts)
 
 
 def seat_label(i: int, seat: dict, user: str) -> str:
@@ -42,7 +89,7 @@ def table_names(creator: str, seats: list[str]) -> tuple[str, ...]:
 
 
 class LobbyScreen(Screen):
-    """Tables on this server: sit at an open seat (or your own), or create a table."""
+    """Tables on this server: sit at an open seat (or your own), or create a table of any game."""
 
     HELP_TITLE = "Lobby"
     BINDINGS = [
@@ -58,7 +105,14 @@ class LobbyScreen(Screen):
     .lobby-seats { height: auto; }
     .lobby-seats Button { margin-right: 1; min-width: 10; }
     #lobby-new { height: auto; dock: bottom; margin-bottom: 1; }
-    #lobby-new Select { width: 22; }
+    #lobby-new Horizontal { height: auto; }
+    #lobby-new Button { margin-right: 1; }
+    #lobby-games Button { min-width: 11; }
+    #lobby-new Select { width: 20; margin-right: 1; }
+    #lobby-counts Select { width: 17; }
+    #lobby-counts Button { min-width: 10; }
+    #lobby-new Checkbox { margin-right: 1; }
+    #lobby-counts .lobby-scroll { min-width: 5; width: 5; }
     """
 
     def __init__(self, socket_path: Path | str, user: str) -> None:
@@ -68,20 +122,65 @@ class LobbyScreen(Screen):
         self.client: ServiceClient | None = None
         self._shown: str | None = None
         self._seat_buttons: dict[str, tuple[str, int]] = {}
+        self.game = DEFAULT_GAME
 
     def compose(self) -> ComposeResult:
+        from engine.clue.board import BOARDS, load_board
+        from tui.screens.home import GAMES, PLAYERS
+
         yield Static(f"Shared tables — you are {self.user or '?'}", id="lobby-title")
         yield VerticalScroll(id="lobby-tables")
-        with Horizontal(id="lobby-new"):
-            yield Select(BOARDS, value="red-keep", allow_blank=False, id="lobby-board")
-            yield Select([(f"{n} players", n) for n in range(2, 7)], value=4, allow_blank=False, id="lobby-players")
-            yield Select([(f"{n} human{'s' if n > 1 else ''}", n) for n in range(1, 7)], value=2,
-                         allow_blank=False, id="lobby-humans")
-            yield Btn("Create table", id="lobby-create", variant="primary")
-            yield Btn("Refresh", id="lobby-refresh-btn")
+        _lo, hi, default = PLAYERS.get(self.game, (2, 6, 4))
+        with Vertical(id="lobby-new"):
+            with Horizontal(id="lobby-games"):
+                for gid, _title in GAMES:
+                    yield Btn(short_title(gid), id=f"lobby-game-{gid}",
+                              variant="primary" if gid == self.game else "default")
+            with Horizontal(id="lobby-options"):
+                yield Select([(load_board(b).name, b) for b in BOARDS], value="red-keep", allow_blank=False,
+                             id="lobby-board", classes="lobby-opt lobby-opt-clue")
+                for gid, _title in GAMES:
+                    for key, label, value in game_flags(gid):
+                        yield Checkbox(label, value, id=f"lobby-flag-{gid}-{key}", classes=f"lobby-opt lobby-opt-{gid}")
+            with Horizontal(id="lobby-counts"):
+                yield Select(self._player_options(), value=default, allow_blank=False, id="lobby-players")
+                yield Select([(f"{n} human{'s' if n > 1 else ''}", n) for n in range(1, hi + 1)],
+                             value=DEFAULT_HUMANS, allow_blank=False, id="lobby-humans")
+                yield Btn("Create table", id="lobby-create", variant="primary")
+                yield Btn("Refresh", id="lobby-refresh-btn")
+                yield Btn("▲", id="lobby-up", classes="lobby-scroll", tooltip="Scroll the tables up")
+                yield Btn("▼", id="lobby-down", classes="lobby-scroll", tooltip="Scroll the tables down")
         yield Footer()
 
+    def _player_options(self) -> list[tuple[str, int]]:
+        from tui.screens.home import PLAYERS
+
+        lo, hi, _default = PLAYERS.get(self.game, (2, 6, 4))
+        return [(f"{n} players", n) for n in range(lo, hi + 1)]
+
+    def choose_game(self, game: str) -> None:
+        """Show the create form for ``game``: its player range, its options; the other games' hidden."""
+        from tui.screens.home import GAMES, PLAYERS
+
+        if game not in dict(GAMES):
+            return
+        self.game = game
+        for gid, _title in GAMES:
+            self.query_one(f"#lobby-game-{gid}", Button).variant = "primary" if gid == game else "default"
+        for widget in self.query(".lobby-opt"):
+            widget.display = widget.has_class(f"lobby-opt-{game}")
+        _lo, hi, default = PLAYERS.get(game, (2, 6, 4))
+        players = self.query_one("#lobby-players", Select)
+        players.set_options(self._player_options())
+        players.value = default
+        humans = self.query_one("#lobby-humans", Select)
+        keep = humans.value if isinstance(humans.value, int) else DEFAULT_HUMANS
+        humans.set_options([(f"{n} human{'s' if n > 1 else ''}", n) for n in range(1, hi + 1)])
+        humans.value = min(keep, hi)
+
     def on_mount(self) -> None:
+        for widget in self.query(".lobby-opt"):
+            widget.display = widget.has_class(f"lobby-opt-{self.game}")
         self.action_refresh()
         self.set_interval(2.0, self.action_refresh)
 
@@ -124,7 +223,8 @@ class LobbyScreen(Screen):
                 self._seat_buttons[bid] = (t["table"], i)
                 label = f"Return to seat {i + 1}" if s.get("owner") == self.user else f"Sit at seat {i + 1}"
                 buttons.append(Btn(label, id=bid))
-            box.mount(Vertical(Static(f"Table {t['table']} · {cfg.get('board')} · {state} · seats {seats}"),
+            game = t.get("game", "clue")
+            box.mount(Vertical(Static(f"Table {t['table']} · {options_text(game, cfg)} · {state} · seats {seats}"),
                                Horizontal(*buttons, classes="lobby-seats"), classes="lobby-table"))
 
     def _show_message(self, text: str) -> None:
@@ -137,6 +237,11 @@ class LobbyScreen(Screen):
         bid = event.button.id or ""
         if bid == "lobby-create":
             self.action_create()
+        elif bid.startswith("lobby-game-"):
+            self.choose_game(bid.removeprefix("lobby-game-"))
+        elif bid in ("lobby-up", "lobby-down"):
+            box = self.query_one("#lobby-tables", VerticalScroll)
+            box.scroll_page_up() if bid == "lobby-up" else box.scroll_page_down()
         elif bid == "lobby-refresh-btn":
             self._shown = None
             self.action_refresh()
@@ -144,17 +249,27 @@ class LobbyScreen(Screen):
             self.sit(*self._seat_buttons[bid])
 
     def action_create(self) -> None:
-        from engine.clue import ClueConfig
+        """Make a table of the chosen game with the form's options and sit at its seat 1."""
+        from tui.screens.home import PLAYERS
 
-        board = self.query_one("#lobby-board", Select).value
-        players = int(self.query_one("#lobby-players", Select).value)  # type: ignore[arg-type]
-        humans = min(players, int(self.query_one("#lobby-humans", Select).value))  # type: ignore[arg-type]
+        game = self.game
+        lo, hi, _default = PLAYERS.get(game, (2, 6, 4))
+        players = self.query_one("#lobby-players", Select).value
+        humans = self.query_one("#lobby-humans", Select).value
+        if not isinstance(players, int) or not lo <= players <= hi or not isinstance(humans, int):
+            self.notify(f"Choose {lo} to {hi} players and how many are people.", title="New table",
+                        severity="warning")
+            return
+        humans = max(1, min(players, humans))
+        seats = ["human"] * humans + [default_bot(game)] * (players - humans)
+        options: dict = {"players": players, "names": list(table_names(self.user, seats))}
+        if game == "clue":
+            options["board"] = str(self.query_one("#lobby-board", Select).value)
+        for key, _label, _default in game_flags(game):
+            options[key] = self.query_one(f"#lobby-flag-{game}-{key}", Checkbox).value
         try:
-            seats = ["human"] * humans + [DEFAULT_BOT] * (players - humans)
-            names = table_names(self.user, seats)
-            config = ClueConfig(board=str(board), players=players, names=names).to_json()
-            tid = self._client().request({"op": "create", "game": "clue", "config": config, "seats": seats})["table"]
-        except (ValueError, RemoteError) as e:
+            tid = self._client().request({"op": "create", "game": game, "config": options, "seats": seats})["table"]
+        except RemoteError as e:
             self.notify(str(e), title="New table", severity="warning")
             return
         self.sit(tid, 0)
@@ -167,4 +282,10 @@ class LobbyScreen(Screen):
             self._shown = None
             return
         self._shown = None
-        self.app.push_screen(RemotePlayScreen(table))
+        try:
+            screen = remote_play_screen(table)
+        except ValueError as e:  # a game this app cannot show
+            table.close()
+            self.notify(str(e), title="Cannot sit there", severity="warning")
+            return
+        self.app.push_screen(screen)

@@ -1,16 +1,20 @@
-"""A seat at a shared table, seen from one app process: :class:`RemoteTable` and its play screen.
+"""A seat at a shared table, seen from one app process: :class:`RemoteTable` and its play screens.
 
-:class:`RemoteTable` has the interface the Clue play screen uses from :class:`solvers.table.Table`,
+:class:`RemoteTable` has the interface the play screens use from :class:`solvers.table.Table`,
 but the table lives in the server's table service (``tui.serve.tables``): views are pushed to us
 after every change and kept here; ``submit`` asks the service and waits for the answer (loopback,
 milliseconds). Bots run in the service, so ``waiting_for_bot`` is always False here and
 ``step_bot`` does nothing. Undo is refused politely: other people are at the table.
+
+:func:`remote_play_screen` gives the play screen of any game with one (``tui/<game>/play.py``):
+that game's own ``PlayScreen`` with :class:`RemotePlayMixin` in front.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import itertools
 import json
 import socket
@@ -18,6 +22,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from textual.screen import Screen
 
 from engine.core import IllegalAction
 from engine.registry import get_game
@@ -118,7 +124,7 @@ class RemoteTable:
     """Our seat at a table held by the table service (same interface as ``Table`` for the play screen)."""
 
     def __init__(self, path: Path | str, table_id: str, seat: int, user: str) -> None:
-        self._listeners: list[tuple[Callable[[], None], asyncio.AbstractEventLoop | None]] = []
+        self._listeners: list[tuple[Callable[[], None], asyncio.AbstractEventLoop | None, contextvars.Context]] = []
         self._push: dict | None = None
         self._have_view = threading.Event()
         self.client = ServiceClient(path, on_push=self._on_push)
@@ -144,12 +150,12 @@ class RemoteTable:
             return
         self._push = msg
         self._have_view.set()
-        for callback, loop in list(self._listeners):
+        for callback, loop, context in list(self._listeners):
             if loop is not None:
                 with contextlib.suppress(RuntimeError):  # the app is closing
-                    loop.call_soon_threadsafe(callback)
+                    loop.call_soon_threadsafe(callback, context=context.copy())
             else:
-                callback()
+                context.copy().run(callback)
 
     # ------------------------------------------------------------- reading
 
@@ -193,15 +199,20 @@ class RemoteTable:
     # ------------------------------------------------------------- acting
 
     def subscribe(self, callback: Callable[[], None]) -> None:
-        """``callback`` runs after every change; in the caller's event loop when there is one."""
+        """``callback`` runs after every change; in the caller's event loop when there is one.
+
+        It runs in a copy of the caller's context (so Textual's ``active_app`` is set there): the
+        pushes arrive on the reader thread, whose context is empty, and a screen pushed from such
+        a callback (a dialog the rules ask for) could not compose without it.
+        """
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
-        self._listeners.append((callback, loop))
+        self._listeners.append((callback, loop, contextvars.copy_context()))
 
     def unsubscribe(self, callback: Callable[[], None]) -> None:
-        self._listeners = [(c, lp) for c, lp in self._listeners if c != callback]
+        self._listeners = [entry for entry in self._listeners if entry[0] != callback]
 
     def submit(self, seat: int, action: tuple) -> None:
         if seat != self.seat:
@@ -217,7 +228,7 @@ class RemoteTable:
         return answer.get("reason")
 
     def step_bot(self) -> bool:
-        return False
+        return False  # bots play in the service
 
     def run_bots(self, limit: int = 0) -> int:
         return 0
@@ -233,18 +244,32 @@ class RemoteTable:
         self.client.close()
 
 
-class RemotePlayScreen(PlayScreen):
-    """The Clue play screen at a shared table: redraws on every pushed change; the server saves."""
+class RemotePlayMixin:
+    """What a play screen does differently at a shared table, for every game.
+
+    Mixed in before a game's own ``PlayScreen`` (see :func:`remote_play_screen`), so that screen
+    stays the one source of truth for drawing and acting: this mixin only redraws on every
+    push, does not save (the server does), asks the service why an action is illegal, and
+    refuses undo politely. Bots play in the service (``RemoteTable.waiting_for_bot`` is False),
+    so the screen's bot loop never steps one here.
+    """
+
+    #: The reason a screen shows when the service finds the probed action legal after all, for
+    #: screens whose ``_why_not`` always returns a sentence (Masque); None for the others.
+    WHY_NOT_WHEN_LEGAL: str | None = None
+
+    remote: RemoteTable
 
     def __init__(self, table: RemoteTable) -> None:
-        super().__init__(table, table.seat, session_id=f"served-{table.id}", marks={})  # type: ignore[arg-type]
+        extra: dict[str, Any] = {"marks": {}} if table.game == "clue" else {}  # Clue's sheet marks: this session only
+        super().__init__(table, table.seat, session_id=f"served-{table.id}", **extra)  # type: ignore[call-arg]
         self.remote = table
 
-    def on_mount(self) -> None:  # PlayScreen.on_mount runs too (Textual calls handlers along the MRO)
+    def on_mount(self) -> None:  # the game's PlayScreen.on_mount runs too (Textual calls handlers along the MRO)
         self.remote.subscribe(self._pushed)
 
     def on_screen_resume(self) -> None:
-        self.call_after_refresh(self._check_breakpoints)
+        self.call_after_refresh(self._check_breakpoints)  # type: ignore[attr-defined]
 
     def _check_breakpoints(self) -> None:
         """Make sure the size classes (``-wide``, ``-tall``) match the terminal.
@@ -254,30 +279,72 @@ class RemotePlayScreen(PlayScreen):
         """
         from textual import events
 
-        app = self.app
+        screen: Any = self
+        app = screen.app
         width, height = app.size
-        across = self.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is not None else app.HORIZONTAL_BREAKPOINTS
-        down = self.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is not None else app.VERTICAL_BREAKPOINTS
+        across = (screen.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is not None
+                  else app.HORIZONTAL_BREAKPOINTS)
+        down = screen.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is not None else app.VERTICAL_BREAKPOINTS
         want = set()
         for limits, size in ((across or [], width), (down or [], height)):
             fitting = [name for at, name in sorted(limits) if size >= at]
             if fitting:
                 want.add(fitting[-1])
-        if not want <= set(self.classes):
-            self.post_message(events.Resize(app.size, app.size))
+        if not want <= set(screen.classes):
+            screen.post_message(events.Resize(app.size, app.size))
 
     def on_unmount(self) -> None:
         self.remote.close()
 
     def _pushed(self) -> None:
-        if self.is_mounted:
-            self.sync()
+        screen: Any = self
+        if screen.is_mounted:
+            screen.sync()
 
     def _save(self) -> None:
-        """The server saves the table; the sheet marks stay in this session."""
+        """The server saves the table; anything screen-only (Clue's sheet marks) stays in this session."""
 
     def _why_not(self, action: tuple) -> str | None:
-        return self.remote.why_not(action)
+        reason = self.remote.why_not(action)
+        return reason if reason is not None else self.WHY_NOT_WHEN_LEGAL
 
     def action_undo(self) -> None:
-        self.notify("Undo is not possible at a shared table: other people are playing too.", title="Undo")
+        self.notify(  # type: ignore[attr-defined]
+            "Undo is not possible at a shared table: other people are playing too.", title="Undo")
+
+
+class RemotePlayScreen(RemotePlayMixin, PlayScreen):
+    """The Clue play screen at a shared table: redraws on every pushed change; the server saves."""
+
+
+_SCREENS: dict[str, type[Screen]] = {"clue": RemotePlayScreen}
+_WHY_NOT_WHEN_LEGAL = {"masque": "That is not possible now."}  # what masque's own _why_not says then
+
+
+def remote_play_screen_class(game: str) -> type[Screen]:
+    """The play screen of ``game`` at a shared table: ``tui.<game>.play.PlayScreen`` with the remote mixin.
+
+    Built once per game, so each game's screen stays the source of truth; ValueError for a game
+    without a play screen.
+    """
+    if game not in _SCREENS:
+        import importlib
+
+        from engine.registry import GAMES
+
+        if game not in GAMES:
+            raise ValueError(f"Unknown game {game!r}.")
+        try:
+            base = importlib.import_module(f"tui.{game}.play").PlayScreen
+        except (ImportError, AttributeError):
+            raise ValueError(f"{GAMES[game]} has no play screen yet.") from None
+        name = f"Remote{game.capitalize()}PlayScreen"
+        _SCREENS[game] = type(name, (RemotePlayMixin, base), {
+            "__doc__": f"The {GAMES[game]} play screen at a shared table.", "__module__": __name__,
+            "WHY_NOT_WHEN_LEGAL": _WHY_NOT_WHEN_LEGAL.get(game)})
+    return _SCREENS[game]
+
+
+def remote_play_screen(table: RemoteTable) -> Screen:
+    """The play screen for our seat at ``table``, whatever its game."""
+    return remote_play_screen_class(table.game)(table)

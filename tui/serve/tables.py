@@ -9,15 +9,19 @@ socket in the data dir, one JSON object per line:
 client → service                            service → client
 ==========================================  =============================================
 ``{"op": "list"}``                          ``{"op": "tables", "tables": [...]}``
-``{"op": "create", "config", "seats"}``     ``{"op": "created", "table": id}``
+``{"op": "create", "game", "config",``      ``{"op": "created", "table": id}``
+``"seats"}``
 ``{"op": "join", "table", "seat", "user"}`` ``{"op": "joined", ...}`` then a ``view`` push
                                             after every change of that table
 ``{"op": "submit", "action", "id"}``        ``{"op": "ok", "id"}`` / ``{"op": "error", ...}``
 ``{"op": "probe", "action", "id"}``         ``{"op": "probe", "id", "reason": str | null}``
 ==========================================  =============================================
 
-A connection sees only the view of the seat it joined (the seat's own cards, the redacted
-log); the hands of the others are sent only once the game is over. A seat belongs to the
+Every game with a play screen can be played (``game`` defaults to ``"clue"``; the config and
+the seats' bot names are checked by the engine and ``solvers.bots``). A connection sees only the
+view of the seat it joined (the seat's own cards, the redacted log); at a Clue table the hands
+of the others are sent once the game is over (its end screen shows them; they are public then).
+The other games' end screens need only the seat's own final view. A seat belongs to the
 first user who takes it; that user (by login name) can come back to it.
 
 ``unmask serve ssh`` and ``unmask serve web`` share one service: the first server started in a
@@ -38,11 +42,14 @@ from typing import Any
 
 from engine.core import IllegalAction
 from engine.session import Session, SessionError
+from solvers.bots import bot_names
 from solvers.table import HUMAN, Table
 from tui.storage import atomic_write_json, data_dir, read_session_file
 
 SOCKET_NAME = "tables.sock"
 MAX_LINE = 1 << 20
+# Per game, the key of every seat's view its end screen shows once the game is over (public then).
+END_PUBLIC = {"clue": "hand"}
 
 
 def socket_path() -> Path:
@@ -73,6 +80,13 @@ async def start_or_attach(path: Path | None = None) -> tuple[Path, TableService 
     service = TableService(path)
     await service.start()
     return path, service
+
+
+def playable() -> tuple[str, ...]:
+    """The games a shared table can be made for: those with a play screen."""
+    from tui.screens.home import GAMES
+
+    return tuple(g for g, _title in GAMES)
 
 
 def tables_dir() -> Path:
@@ -108,8 +122,9 @@ class Shared:
         msg: dict[str, Any] = {"op": "view", "view": t.view(seat), "log_seats": [s for s, _a in t.log],
                                "to_act": t.to_act(), "over": t.is_over(), "result": t.result(),
                                "bot_to_act": t.waiting_for_bot()}
-        if t.is_over():
-            msg["hands"] = [t.view(s).get("hand", []) for s in range(len(t.seats))]
+        key = END_PUBLIC.get(t.game)
+        if key and t.is_over():
+            msg["hands"] = [t.view(s).get(key, []) for s in range(len(t.seats))]
         return msg
 
 
@@ -148,10 +163,23 @@ class TableService:
     # ------------------------------------------------------------- tables
 
     def create(self, config: dict, seats: list[str], seed: int | None = None, game: str = "clue") -> str:
-        """A new table; ValueError (a sentence) for a bad config or seats."""
+        """A new table; ValueError (a sentence) for a bad game, config or seats (nothing is made then)."""
+        if not isinstance(game, str) or game not in playable():
+            raise ValueError(f"Tables can be made for {', '.join(playable())}; not for {game!r}.")
+        if not isinstance(config, dict):
+            raise ValueError("The options of a table are a JSON object.")
+        if not isinstance(seats, list) or not all(isinstance(k, str) for k in seats):
+            raise ValueError("The seats of a table are a list of names (human or a bot).")
         if HUMAN not in seats:
             raise ValueError("A table needs at least one human seat.")
-        table = Table(game, config, secrets.randbelow(2**31) if seed is None else seed, seats)
+        bots = bot_names(game)
+        unknown = sorted({k for k in seats if k != HUMAN and k not in bots})
+        if unknown:
+            raise ValueError(f"Unknown {game} bot(s) {', '.join(unknown)}; choose from: {', '.join(bots)}.")
+        try:
+            table = Table(game, config, secrets.randbelow(2**31) if seed is None else seed, seats)
+        except (TypeError, KeyError, AttributeError):
+            raise ValueError(f"Those options do not make a {game} table.") from None
         tid = f"t{len(self.tables) + 1}-{secrets.token_hex(2)}"
         shared = Shared(tid, table)
         self.tables[tid] = shared
@@ -245,8 +273,10 @@ class TableService:
             _send(writer, {"op": "tables", "id": rid, "tables": [s.summary() for s in self.tables.values()]})
         elif op == "create":
             try:
-                tid = self.create(msg.get("config") or {}, list(msg.get("seats") or []), game=msg.get("game", "clue"))
-            except (ValueError, TypeError, KeyError) as e:
+                seats = msg.get("seats")
+                tid = self.create(msg.get("config") or {}, seats if isinstance(seats, list) else [],
+                                  game=msg.get("game", "clue"))
+            except (ValueError, TypeError, KeyError, AttributeError) as e:
                 _send(writer, {"op": "error", "id": rid, "message": str(e) or "That table cannot be made."})
             else:
                 _send(writer, {"op": "created", "id": rid, "table": tid})
