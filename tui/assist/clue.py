@@ -11,7 +11,6 @@ Edit, Delete or Undo fix it.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from typing import Any, ClassVar
 
@@ -20,34 +19,54 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Button, DataTable, Static
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
 from solvers.clue.solver import SolverInputError, solve
 from tui.assist import model as m
-from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V, EntryDialog
+from tui.assist.base import UNDO_KEPT, AssistScreenBase
+from tui.assist.base import copy_json as _copy
+from tui.assist.dialogs import EntryDialog
 from tui.assist.setup import SetupForm
 from tui.assist.sheet import SheetTable
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
-from tui.storage import load_session, new_session_id, save_session
+from tui.storage import load_session
 
-UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
+__all__ = ["UNDO_KEPT", "AssistApp", "AssistScreen", "ClueAssistScreen", "run_assist", "solve_log"]
+
 VIEWS = ("sheet", "log", "advice")
 
 
-def _copy(data: Any) -> Any:
-    """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
-    return json.loads(json.dumps(data))
+def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
+    """The exact answer, never an exception: bad input and solver failures become a status."""
+    try:
+        result = solve(config, log).to_json()
+        if result["status"] == "contradiction" and result["conflict"]:
+            # The log up to the last conflicting entry is consistent: its notes stand in, marked stale.
+            before = solve(config, log[: max(result["conflict"])]).to_json()
+            if before["status"] == "ok":
+                result["before"] = before
+    except SolverInputError as e:
+        index = getattr(e, "entry_index", None)
+        result = {"status": "input_error", "message": str(e.args[0]), "conflict": [] if index is None else [index]}
+    except Exception as e:  # a solver bug must not take the notes down
+        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
+    return result
 
 
-class ClueAssistScreen(Screen[None]):
+class ClueAssistScreen(AssistScreenBase):
     """Notes for a real Clue table: setup, then a log of what the user saw, and the exact sheet."""
 
-    CSS_PATH = "assist.tcss"
-    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
-    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    GAME = "clue"
+    GAME_TITLE = "Clue"
+    ASSIST_NAME = "a Clue table-assistant"
+    VIEWS = VIEWS
+    VIEW_FOCUS: ClassVar = {"sheet": "#ax-sheet", "log": "#ax-log", "advice": "#ax-advice-scroll"}
+    PAGE_TYPES = (SheetTable, LogList, VerticalScroll)
+    SETUP_FORM = SetupForm
+    UNDO_IN_MEMORY = None  # the whole history of this sitting; the file keeps the last UNDO_KEPT
     BINDINGS: ClassVar = [
         Binding("h", "entry('hand')", "Hand", id="assist.hand"),
         Binding("f", "entry('face_up')", "Face-up", id="assist.face_up"),
@@ -66,14 +85,6 @@ class ClueAssistScreen(Screen[None]):
         Binding("escape", "close", "Close", id="assist.close"),
     ]
 
-    class Solved(Message):
-        """A solver answer for the log of generation ``gen``."""
-
-        def __init__(self, gen: int, result: dict[str, Any]) -> None:
-            super().__init__()
-            self.gen = gen
-            self.result = result
-
     class Advised(Message):
         """The advice for the log of generation ``gen`` (or None when it failed)."""
 
@@ -83,21 +94,11 @@ class ClueAssistScreen(Screen[None]):
             self.advice = advice
 
     def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.session = session
-        self.mode = "setup" if session is None and session_id is None else "main"
-        self.config: dict[str, Any] = {}
-        self.entries: list[Any] = []
-        self.history: list[list[Any]] = []
+        super().__init__(session_id, session)
         self.solution: dict[str, Any] | None = None  # the last good answer
         self.advice: dict[str, Any] | None = None
-        self.state = "idle"  # idle, solving, ok, contradiction, error
         self.problem = ""
         self.conflict: set[int] = set()
-        self.gen = 0
-        self.current_view = "sheet"
-        self.load_error = ""
         self._dialogs: dict[str, EntryDialog] = {}
 
     # ------------------------------------------------------------------ layout
@@ -149,79 +150,31 @@ class ClueAssistScreen(Screen[None]):
                             yield ScrollColumn(lambda: self.query_one("#ax-advice-scroll"), id="ax-advice-btns")
         yield KeyBar(id="ax-keys")
 
-    def on_mount(self) -> None:
-        try:
-            if self.session is None and self.session_id is not None:
-                self.session = load_session(self.session_id)
-            if self.session is not None:
-                self._check_session(self.session)
-                self._start(self.session)
-        except SessionError as e:  # one line that says what is wrong; the file is not touched
-            self.session = None
-            self.load_error = str(e)
-            self.mode = "damaged"
-        self._show_mode()
-
-    @staticmethod
-    def _check_session(session: Session) -> None:
-        """Refuse what is not a Clue assist session, with one line that says why."""
-        if session.game != "clue" or session.mode != "assist":
-            raise SessionError(f"This is a {session.game} {session.mode} session, not a Clue table-assistant one.")
+    @classmethod
+    def _check_setup(cls, session: Session) -> None:
         try:
             solve(session.config, [])
         except SolverInputError as e:
             raise SessionError(f"The session's setup is not usable: {e.args[0]}") from None
 
-    def _start(self, session: Session) -> None:
-        self.mode = "main"
-        self.config = session.config
-        self.entries = list(session.log)
-        undo = session.extra.get("undo", [])
-        # The undo history is a convenience: a damaged one is dropped, the log itself never is.
-        self.history = [list(x) for x in undo if isinstance(x, list)] if isinstance(undo, list) else []
-        if self.session_id is None:
-            self.session_id = new_session_id("clue", "assist")
+    def _started(self) -> None:
         self._build_sheet()
-        self._refresh_log()
-        self._solve_now()
 
-    def _show_mode(self) -> None:
-        forms = list(self.query(SetupForm))
-        if self.mode == "setup" and not forms:
-            form = SetupForm(id="ax-setup")
-            self.mount(form, after="#ax-head")
-        elif self.mode != "setup":
-            for form in forms:
-                form.remove()  # the form is heavy: it only exists while it is used
-        self.query_one("#ax-damaged").display = self.mode == "damaged"
-        self.query_one("#ax-main").display = self.mode == "main"
-        head = self.query_one("#ax-head", Static)
-        if self.mode == "main":
-            c = self.config
-            board = {"red-keep": "Red Keep", "meereen": "Meereen"}.get(c.get("board"), "custom deck")
-            head.update(f"Clue assistant · {board} · {', '.join(c['players'])} · me: {c['me']}"
-                        f" · session {self.session_id}")
-            self._apply_view()
-            self.query_one("#ax-sheet").focus()
-        elif self.mode == "damaged":
-            head.update("Clue assistant · cannot open this session")
-            self.query_one("#ax-damaged-text", Static).update(
-                f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file.")
-            self.set_focus(None)
-        else:
-            head.update("Clue assistant · new table")
-            self.call_after_refresh(lambda: self.query_one("#ax-setup #ax-board").focus())
-        self.refresh_bindings()
+    def _head_text(self) -> str:
+        c = self.config
+        board = {"red-keep": "Red Keep", "meereen": "Meereen"}.get(c.get("board"), "custom deck")
+        return f"Clue assistant · {board} · {', '.join(c['players'])} · me: {c['me']} · session {self.session_id}"
+
+    def _focus_main(self) -> None:
+        self.query_one("#ax-sheet").focus()
+
+    def _focus_setup(self) -> None:
+        self.call_after_refresh(lambda: self.query_one("#ax-setup #ax-board").focus())
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
             self._build_sheet()
             self._apply_view()
-
-    @property
-    def narrow(self) -> bool:
-        """SSH-sized: one panel at a time, chosen with the Sheet / Log / Advice tabs."""
-        return self.app.size.width < BREAKPOINTS_H[1][0]
 
     def _build_sheet(self) -> None:
         sheet = self.query_one("#ax-sheet", SheetTable)
@@ -231,96 +184,24 @@ class ClueAssistScreen(Screen[None]):
         panel.styles.width = None if self.narrow else sheet.panel_width() + 8
         self._update_detail()
 
-    def _apply_view(self) -> None:
-        narrow = self.narrow
-        for name in VIEWS:
-            shown = not narrow or self.current_view == name
-            self.query_one(f"#ax-{name}-panel").set_class(not shown, "-hidden")
-            self.query_one(f"#ax-tab-{name}").set_class(narrow and self.current_view == name, "-on")
-        self.query_one("#ax-side").set_class(narrow and self.current_view == "sheet", "-hidden")
-
-    # ------------------------------------------------------------------ bindings
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide what does not apply to the current mode; dim what applies but cannot run yet."""
-        if action in ("entry", "undo", "edit", "delete", "view", "page"):
-            if self.mode != "main":
-                return False
-            if action == "view":
-                return self.narrow  # the wide layout shows every panel at once
-            if action == "undo":
-                return True if self.history else None
-            if action in ("edit", "delete"):
-                return True if self._selected() is not None else None
-            if action == "entry" and parameters and parameters[0] == "face_up":
-                return True if m.face_up_count(self.config) else None
-        if action == "new_table":
-            return self.mode == "damaged"
-        return not (action == "close" and self.mode == "setup")  # the form's own Escape cancels it
-
-    def _selected(self) -> int | None:
-        try:
-            return self.query_one("#ax-log", LogList).selected
-        except Exception:  # before compose
-            return None
+    def _entry_enabled(self, kind: str) -> bool | None:
+        if kind == "face_up":
+            return True if m.face_up_count(self.config) else None
+        return True
 
     # ------------------------------------------------------------------ setup
 
     @on(SetupForm.Done)
     def _setup_done(self, event: SetupForm.Done) -> None:
         event.stop()
-        self.session = Session(game="clue", mode="assist", config=event.config, log=[])
-        self._start(self.session)
-        self._save()
-        self._show_mode()
+        self._begin(Session(game="clue", mode="assist", config=event.config, log=[]))
 
     @on(SetupForm.Cancelled)
     def _setup_cancelled(self, event: SetupForm.Cancelled) -> None:
         event.stop()
         self.action_close()
 
-    @on(Button.Pressed, "#ax-damaged-new")
-    def _damaged_new(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_new_table()
-
-    def action_new_table(self) -> None:
-        """From a session that cannot be opened to a fresh setup (under a new id: the file stays)."""
-        if self.mode != "damaged":
-            return
-        self.session_id = None
-        self.mode = "setup"
-        self._show_mode()
-
-    @on(Button.Pressed, "#ax-damaged-close")
-    def _damaged_close(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_close()
-
     # ------------------------------------------------------------------ changes to the log
-
-    def change_log(self, new_log: list[Any], *, select: int | None = None) -> None:
-        """Replace the log (an add, edit or delete), keeping the old one for undo; then save and solve."""
-        self.history.append(_copy(self.entries))
-        self.entries = new_log
-        self._after_change(select)
-
-    def _after_change(self, select: int | None) -> None:
-        self._save()
-        self._refresh_log(select)
-        self._solve_now()
-        self.refresh_bindings()
-
-    def _save(self) -> None:
-        if self.session is None or self.session_id is None:
-            return
-        self.session.config = self.config
-        self.session.log = self.entries
-        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
-        try:
-            save_session(self.session, self.session_id)
-        except (OSError, SessionError) as e:
-            self.notify(f"Could not save the session: {e}", severity="error", title="Not saved")
 
     def action_entry(self, kind: str) -> None:
         """Open the dialog for a new entry (my hand and the face-up cards are edited in place)."""
@@ -329,22 +210,8 @@ class ClueAssistScreen(Screen[None]):
         index = m.last_index(self.entries, kind) if kind in ("hand", "face_up") else None
         self._open_dialog(kind, index)
 
-    def _open_dialog(self, kind: str, index: int | None) -> None:
-        entry = self.entries[index] if index is not None else None
-        before = self.entries if index is None else self.entries[:index]
-
-        def done(result: dict[str, Any] | None) -> None:
-            if result is None:
-                return
-            new = _copy(self.entries)
-            if index is None:
-                new.append(result)
-                self.change_log(new)
-            else:
-                new[index] = result
-                self.change_log(new, select=index)
-
-        self.app.push_screen(self._dialog(kind).prepare(before, entry), done)
+    def _entry_dialog(self, kind: str, before: list[Any], entry: Any) -> EntryDialog:
+        return self._dialog(kind).prepare(before, entry)
 
     def _dialog(self, kind: str) -> EntryDialog:
         """The dialog for ``kind``, built once per table and kept installed for the next entry."""
@@ -365,102 +232,20 @@ class ClueAssistScreen(Screen[None]):
                 dialog.remove()
         self._dialogs.clear()
 
-    def action_edit(self) -> None:
-        i = self._selected()
-        if i is None or self.mode != "main":
-            return
-        entry = self.entries[i]
+    def _edit_kind(self, entry: Any) -> str | None:
         kind = entry.get("type") if isinstance(entry, dict) else None
         if kind not in ("hand", "face_up", "rumor", "reveal", "accusation") or (
             kind == "accusation" and entry.get("correct")
         ):
-            self.notify("This entry cannot be edited here; delete it and enter it again.", title="Edit")
-            return
-        self._open_dialog(kind, i)
+            return None
+        return kind
 
-    def action_delete(self) -> None:
-        i = self._selected()
-        if i is None or self.mode != "main":
-            return
-        new = _copy(self.entries)
-        del new[i]
-        self.change_log(new, select=min(i, len(new) - 1) if new else None)
-
-    def action_undo(self) -> None:
-        if not self.history or self.mode != "main":
-            return
-        self.entries = self.history.pop()
-        self._after_change(None)
-
-    def action_view(self, name: str) -> None:
-        if name in VIEWS:
-            self.current_view = name
-            self._apply_view()
-            target = {"sheet": "#ax-sheet", "log": "#ax-log", "advice": "#ax-advice-scroll"}[name]
-            self.query_one(target).focus()
-
-    def action_page(self, direction: int) -> None:
-        target = self.focused if isinstance(self.focused, (SheetTable, LogList, VerticalScroll)) else None
-        widget = target or self.query_one("#ax-sheet")
-        if direction > 0:
-            widget.scroll_page_down(animate=False)
-        else:
-            widget.scroll_page_up(animate=False)
-
-    def action_close(self) -> None:
-        """Leave the assistant; the session is already saved."""
-        self.dismiss(None)
-
-    @on(Button.Pressed)
-    def _button(self, event: Button.Pressed) -> None:
-        bid = event.button.id or ""
-        if bid.startswith("ax-do-"):
-            event.stop()
-            what = bid.removeprefix("ax-do-")
-            if what == "undo":
-                self.action_undo()
-            elif what == "close":
-                self.action_close()
-            elif what == "edit":
-                self.action_edit()
-            elif what == "delete":
-                self.action_delete()
-            else:
-                self.action_entry(what)
-        elif bid.startswith("ax-tab-"):
-            event.stop()
-            self.action_view(bid.removeprefix("ax-tab-"))
-
-    @on(LogList.Selected)
-    def _log_selected(self, event: LogList.Selected) -> None:
-        self._update_log_buttons()
-        self.refresh_bindings()
+    def _page_default(self) -> Widget:
+        return self.query_one("#ax-sheet")
 
     # ------------------------------------------------------------------ solving
 
-    def _solve_now(self) -> None:
-        self.gen += 1
-        self.state = "solving"
-        self._update_status()
-        self._solve(self.gen, _copy(self.config), _copy(self.entries))
-
-    @work(thread=True, exclusive=True, group="solve", exit_on_error=False)
-    def _solve(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
-        """Exact solve off the UI thread; the answer comes back as a message."""
-        try:
-            result = solve(config, log).to_json()
-            if result["status"] == "contradiction" and result["conflict"]:
-                # The log up to the last conflicting entry is consistent: its notes stand in, marked stale.
-                before = solve(config, log[: max(result["conflict"])]).to_json()
-                if before["status"] == "ok":
-                    result["before"] = before
-        except SolverInputError as e:
-            index = getattr(e, "entry_index", None)
-            result = {"status": "input_error", "message": str(e.args[0]), "conflict": [] if index is None else [index]}
-        except Exception as e:  # a solver bug must not take the notes down
-            result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Solved(gen, result))
+    _solve_log = staticmethod(solve_log)
 
     @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
     def _advise(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
@@ -472,12 +257,7 @@ class ClueAssistScreen(Screen[None]):
         if not get_current_worker().is_cancelled:
             self.post_message(self.Advised(gen, advice))
 
-    @on(Solved)
-    def _solved(self, event: Solved) -> None:
-        event.stop()
-        if event.gen != self.gen:
-            return
-        r = event.result
+    def _show_result(self, r: dict[str, Any]) -> None:
         if r.get("status") == "ok":
             self.state = "ok"
             self.solution = r
@@ -511,30 +291,20 @@ class ClueAssistScreen(Screen[None]):
 
     # ------------------------------------------------------------------ drawing
 
-    def _refresh_log(self, select: int | None = None) -> None:
-        log_list = self.query_one("#ax-log", LogList)
+    def _log_sentences(self) -> list[str]:
         me = self.config.get("me")
-        sentences = [m.describe(e, me) for e in self.entries]
-        keep = log_list.selected if select is None else select
-        if keep is not None and keep >= len(sentences):
-            keep = None
-        log_list.show(sentences, self.conflict, keep)
-        head = self.query_one("#ax-log-head", Static)
+        return [m.describe(e, me) for e in self.entries]
+
+    def _update_log_head(self, head: Static) -> None:
         if self.state in ("contradiction", "error") and self.problem:
             head.update(f"Log · ⚠ {self.problem}")
             head.add_class("-problem")
         else:
             head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty")
             head.remove_class("-problem")
-        if select is None and keep is None:
-            log_list.scroll_end(animate=False)
-        self._update_log_buttons()
 
     def _update_log_buttons(self) -> None:
-        has = self._selected() is not None
-        self.query_one("#ax-do-edit", Tap).disabled = not has
-        self.query_one("#ax-do-delete", Tap).disabled = not has
-        self.query_one("#ax-do-undo", Tap).disabled = not self.history
+        super()._update_log_buttons()
         self.query_one("#ax-do-face_up", Tap).disabled = not m.face_up_count(self.config)
 
     def _status_text(self) -> tuple[str, str]:

@@ -11,35 +11,29 @@ on screen marked stale, and Edit, Delete or Undo fix it.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Button, Static
-from textual.worker import get_current_worker
+from textual.widget import Widget
+from textual.widgets import Static
 
 from engine.session import Session, SessionError
 from tui.assist import ghoul_model as g
-from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
+from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists
+from tui.assist.dialogs import BREAKPOINTS_H
 from tui.assist.ghoul_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
-from tui.storage import load_session, new_session_id, save_session, sessions_dir
 
-UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
+__all__ = ["UNDO_KEPT", "AssistScreen", "GhoulAssistScreen", "advice_text", "grid_text", "identities_text",
+           "solve_log"]
+
 VIEWS = ("notes", "log", "advice")
-
-
-def _copy(data: Any) -> Any:
-    """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
-    return json.loads(json.dumps(data))
 
 
 def solve_log(config: Mapping[str, Any], log: list[Any]) -> dict[str, Any]:
@@ -199,13 +193,17 @@ def advice_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Text:
 # ---------------------------------------------------------------------------- the screen
 
 
-class GhoulAssistScreen(Screen[None]):
+class GhoulAssistScreen(AssistScreenBase):
     """Notes for a real Tokyo Ghoul table: setup, then a log of what I saw, and the solver's notes."""
 
-    CSS_PATH = "assist.tcss"
     HELP_TITLE = "Tokyo Ghoul assistant"
-    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
-    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    GAME = "ghoul"
+    GAME_TITLE = "Tokyo Ghoul"
+    ASSIST_NAME = "a Tokyo Ghoul assistant"
+    PANEL = "gx"
+    VIEWS = VIEWS
+    GATED = ("entry", "more", "undo", "edit", "delete", "view", "page")
+    SETUP_FORM = GhoulSetup
     CSS = """
     #gx-toolbar { layout: grid; grid-size: 8; grid-gutter: 0 1; height: auto; padding: 0 1; }
     #gx-toolbar Tap { width: 1fr; margin: 0; }
@@ -240,38 +238,15 @@ class GhoulAssistScreen(Screen[None]):
         Binding("escape", "close", "Close", id="ghoul.close"),
     ]
 
-    class Solved(Message):
-        """The solver's answer for the log of generation ``gen``."""
-
-        def __init__(self, gen: int, result: dict[str, Any]) -> None:
-            super().__init__()
-            self.gen = gen
-            self.result = result
-
     def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.session = session
-        self.mode = "main" if session is not None or (session_id is not None and self._exists(session_id)) else "setup"
-        self.config: dict[str, Any] = {}
-        self.entries: list[Any] = []
-        self.history: list[list[Any]] = []
+        super().__init__(session_id, session)
+        # A named session that is not on disk yet is a new table under that name.
+        named = session_id is not None and session_exists(session_id)
+        self.mode = "main" if session is not None or named else "setup"
         self.result: dict[str, Any] | None = None  # the last answer
         self.solution: dict[str, Any] | None = None  # the last good answer
-        self.state = "idle"  # idle, solving, ok, contradiction, error
         self.conflict: list[int] = []
-        self.gen = 0
-        self.current_view = "notes"
-        self.load_error = ""
         self._notes_width: int | None = None
-
-    @staticmethod
-    def _exists(session_id: str) -> bool:
-        """A named session that is not on disk yet is a new table under that name."""
-        try:
-            return (sessions_dir() / f"{session_id}.json").exists()
-        except OSError:
-            return False
 
     # ------------------------------------------------------------------ layout
 
@@ -319,68 +294,25 @@ class GhoulAssistScreen(Screen[None]):
                             yield ScrollColumn(lambda: self.query_one("#gx-advice-scroll"), id="gx-advice-btns")
         yield KeyBar(id="ax-keys")
 
-    def on_mount(self) -> None:
-        try:
-            if self.mode == "main" and self.session is None and self.session_id is not None:
-                self.session = load_session(self.session_id)
-            if self.session is not None:
-                self._check_session(self.session)
-                self._start(self.session)
-        except SessionError as e:  # one line that says what is wrong; the file is not touched
-            self.session = None
-            self.load_error = str(e)
-            self.mode = "damaged"
-        self._show_mode()
-
-    @staticmethod
-    def _check_session(session: Session) -> None:
-        """Refuse what is not a usable Tokyo Ghoul assist session, with one line that says why."""
-        if session.game != "ghoul" or session.mode != "assist":
-            raise SessionError(f"This is a {session.game} {session.mode} session, not a Tokyo Ghoul assistant one.")
+    @classmethod
+    def _check_setup(cls, session: Session) -> None:
         problem = g.config_problem(session.config)
         if problem:
             raise SessionError(f"The session's setup is not usable: {problem}")
         if not all(isinstance(e, dict) for e in session.log):
             raise SessionError("The session's log holds something that is not an entry.")
 
-    def _start(self, session: Session) -> None:
-        self.mode = "main"
-        self.config = session.config
-        self.entries = list(session.log)
-        undo = session.extra.get("undo", [])
-        # The undo history is a convenience: a damaged one is dropped, the log itself never is.
-        self.history = [list(x) for x in undo if isinstance(x, list)] if isinstance(undo, list) else []
-        if self.session_id is None:
-            self.session_id = new_session_id("ghoul", "assist")
-        self._refresh_log()
-        self._solve_now()
+    def _new_setup_form(self) -> Widget:
+        return GhoulSetup(wide=not self.narrow, id="ax-setup")
 
-    def _show_mode(self) -> None:
-        if self.mode != "setup":
-            for form in self.query(GhoulSetup):
-                form.remove()
-        self.query_one("#ax-damaged").display = self.mode == "damaged"
-        self.query_one("#ax-main").display = self.mode == "main"
-        head = self.query_one("#ax-head", Static)
-        if self.mode == "main":
-            c = self.config
-            variants = [v for v in ("mask", "support") if c.get(v)]
-            extra = f" · {'+'.join(variants)}" if variants else ""
-            head.update(
-                f"Tokyo Ghoul assistant · {len(c['players'])} players{extra} · me: {c['me']} "
-                f"({g.char_label(c['character'])}) · session {self.session_id}"
-            )
-            self._apply_view()
-            self.set_focus(None)
-        elif self.mode == "damaged":
-            head.update("Tokyo Ghoul assistant · cannot open this session")
-            self.query_one("#ax-damaged-text", Static).update(
-                f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file."
-            )
-            self.set_focus(None)
-        else:
-            head.update("Tokyo Ghoul assistant · new table")
-        self.refresh_bindings()
+    def _head_text(self) -> str:
+        c = self.config
+        variants = [v for v in ("mask", "support") if c.get(v)]
+        extra = f" · {'+'.join(variants)}" if variants else ""
+        return (
+            f"Tokyo Ghoul assistant · {len(c['players'])} players{extra} · me: {c['me']} "
+            f"({g.char_label(c['character'])}) · session {self.session_id}"
+        )
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
@@ -388,97 +320,26 @@ class GhoulAssistScreen(Screen[None]):
             if self.narrow != (self._notes_width is None):
                 self._draw_notes()
 
-    @property
-    def narrow(self) -> bool:
-        """SSH-sized: one panel at a time, chosen with the Notes / Log / Advice tabs."""
-        return self.app.size.width < BREAKPOINTS_H[1][0]
-
-    def _apply_view(self) -> None:
-        narrow = self.narrow
-        for name in VIEWS:
-            shown = not narrow or self.current_view == name
-            self.query_one(f"#gx-{name}-panel").set_class(not shown, "-hidden")
-            self.query_one(f"#ax-tab-{name}").set_class(narrow and self.current_view == name, "-on")
-        self.query_one("#ax-side").set_class(narrow and self.current_view == "notes", "-hidden")
-
-    # ------------------------------------------------------------------ bindings
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide what does not apply to the current mode; dim what applies but cannot run yet."""
-        if action in ("entry", "more", "undo", "edit", "delete", "view", "page"):
-            if self.mode != "main":
-                return False
-            if action == "view":
-                return self.narrow
-            if action == "undo":
-                return True if self.history else None
-            if action in ("edit", "delete"):
-                return True if self._selected() is not None else None
-            if action == "entry" and parameters:
-                kind = str(parameters[0])
-                if kind == "face_up" and not self.config.get("mask"):
-                    return None
-                if kind.startswith("support") and not self.config.get("support"):
-                    return None
-        return not (action == "close" and self.mode == "setup")  # the form's own Escape cancels it
-
-    def _selected(self) -> int | None:
-        try:
-            return self.query_one("#ax-log", LogList).selected
-        except Exception:  # before compose
+    def _entry_enabled(self, kind: str) -> bool | None:
+        if kind == "face_up" and not self.config.get("mask"):
             return None
+        if kind.startswith("support") and not self.config.get("support"):
+            return None
+        return True
 
     # ------------------------------------------------------------------ setup
 
     @on(GhoulSetup.Done)
     def _setup_done(self, event: GhoulSetup.Done) -> None:
         event.stop()
-        if self.session_id is None:
-            self.session_id = new_session_id("ghoul", "assist")
-        self.session = Session(game="ghoul", mode="assist", config=event.config, log=[])
-        self._start(self.session)
-        self._save()
-        self._show_mode()
+        self._begin(Session(game="ghoul", mode="assist", config=event.config, log=[]))
 
     @on(GhoulSetup.Cancelled)
     def _setup_cancelled(self, event: GhoulSetup.Cancelled) -> None:
         event.stop()
         self.action_close()
 
-    def action_new_table(self) -> None:
-        """From a session that cannot be opened to a fresh setup (under a new id: the file stays)."""
-        if self.mode != "damaged":
-            return
-        self.session_id = None
-        self.mode = "setup"
-        self.mount(GhoulSetup(wide=not self.narrow, id="ax-setup"), after="#ax-head")
-        self._show_mode()
-
     # ------------------------------------------------------------------ changes to the log
-
-    def change_log(self, new_log: list[Any], *, select: int | None = None) -> None:
-        """Replace the log (an add, edit or delete), keeping the old one for undo; then save and solve."""
-        self.history.append(_copy(self.entries))
-        self.history = self.history[-UNDO_KEPT:]
-        self.entries = new_log
-        self._after_change(select)
-
-    def _after_change(self, select: int | None) -> None:
-        self._save()
-        self._refresh_log(select)
-        self._solve_now()
-        self.refresh_bindings()
-
-    def _save(self) -> None:
-        if self.session is None or self.session_id is None:
-            return
-        self.session.config = self.config
-        self.session.log = self.entries
-        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
-        try:
-            save_session(self.session, self.session_id)
-        except (OSError, SessionError) as e:
-            self.notify(f"Could not save the session: {e}", severity="error", title="Not saved")
 
     def action_entry(self, kind: str) -> None:
         """Open the dialog for a new entry of ``kind``."""
@@ -496,122 +357,29 @@ class GhoulAssistScreen(Screen[None]):
 
         self.app.push_screen(MoreDialog(self.config), chosen)
 
-    def _open_dialog(self, kind: str, index: int | None) -> None:
-        entry = self.entries[index] if index is not None else None
-        before = self.entries if index is None else self.entries[:index]
+    def _entry_dialog(self, kind: str, before: list[Any], entry: Any) -> GhoulEntryDialog:
+        return GhoulEntryDialog(kind, self.config, before, entry)
 
-        def done(result: dict[str, Any] | None) -> None:
-            if result is None:
-                return
-            new = _copy(self.entries)
-            if index is None:
-                new.append(result)
-                self.change_log(new)
-            else:
-                new[index] = result
-                self.change_log(new, select=index)
-
-        self.app.push_screen(GhoulEntryDialog(kind, self.config, before, entry), done)
-
-    def action_edit(self) -> None:
-        i = self._selected()
-        if i is None or self.mode != "main":
-            return
-        entry = self.entries[i]
+    def _edit_kind(self, entry: Any) -> str | None:
         t = entry.get("type") if isinstance(entry, dict) else None
         kind = g.DIALOG_KIND.get(t, t)
-        if kind not in g.TITLES:
-            self.notify("This entry cannot be edited here; delete it and enter it again.", title="Edit")
-            return
-        self._open_dialog(kind, i)
+        return kind if kind in g.TITLES else None
 
-    def action_delete(self) -> None:
-        i = self._selected()
-        if i is None or self.mode != "main":
-            return
-        new = _copy(self.entries)
-        del new[i]
-        self.change_log(new, select=min(i, len(new) - 1) if new else None)
-
-    def action_undo(self) -> None:
-        if not self.history or self.mode != "main":
-            return
-        self.entries = self.history.pop()
-        self._after_change(None)
-
-    def action_view(self, name: str) -> None:
-        if name in VIEWS:
-            self.current_view = name
-            self._apply_view()
-
-    def action_page(self, direction: int) -> None:
-        target = self.focused if isinstance(self.focused, VerticalScroll) else None
-        widget = target or self.query_one(
+    def _page_default(self) -> Widget:
+        return self.query_one(
             "#gx-notes-scroll"
             if self.current_view == "notes" or not self.narrow
             else ("#ax-log" if self.current_view == "log" else "#gx-advice-scroll")
         )
-        if direction > 0:
-            widget.scroll_page_down(animate=False)
-        else:
-            widget.scroll_page_up(animate=False)
 
-    def action_close(self) -> None:
-        """Leave the assistant; the session is already saved."""
-        self.dismiss(None)
-
-    @on(Button.Pressed)
-    def _button(self, event: Button.Pressed) -> None:
-        bid = event.button.id or ""
-        if bid.startswith("gx-do-"):
-            event.stop()
-            what = bid.removeprefix("gx-do-")
-            actions = {
-                "undo": self.action_undo,
-                "close": self.action_close,
-                "close2": self.action_close,
-                "edit": self.action_edit,
-                "delete": self.action_delete,
-                "more": self.action_more,
-            }
-            if what in actions:
-                actions[what]()
-            else:
-                self.action_entry(what)
-        elif bid.startswith("ax-tab-"):
-            event.stop()
-            self.action_view(bid.removeprefix("ax-tab-"))
-        elif bid == "gx-damaged-new":
-            event.stop()
-            self.action_new_table()
-
-    @on(LogList.Selected)
-    def _log_selected(self, event: LogList.Selected) -> None:
-        event.stop()
-        self._update_buttons()
-        self.refresh_bindings()
+    def _button_actions(self) -> dict[str, Any]:
+        return {**super()._button_actions(), "close2": self.action_close, "more": self.action_more}
 
     # ------------------------------------------------------------------ solving
 
-    def _solve_now(self) -> None:
-        self.gen += 1
-        self.state = "solving"
-        self._update_status()
-        self._solve(self.gen, _copy(self.config), _copy(self.entries))
+    _solve_log = staticmethod(solve_log)
 
-    @work(thread=True, exclusive=True, group="ghoul-assist", exit_on_error=False)
-    def _solve(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
-        """Solve off the UI thread; the answer comes back as a message."""
-        result = solve_log(config, log)
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Solved(gen, result))
-
-    @on(Solved)
-    def _solved(self, event: Solved) -> None:
-        event.stop()
-        if event.gen != self.gen:
-            return
-        r = event.result
+    def _show_result(self, r: dict[str, Any]) -> None:
         self.result = r
         if r.get("status") == "ok":
             self.state = "ok"
@@ -630,14 +398,10 @@ class GhoulAssistScreen(Screen[None]):
 
     # ------------------------------------------------------------------ drawing
 
-    def _refresh_log(self, select: int | None = None) -> None:
-        log_list = self.query_one("#ax-log", LogList)
-        sentences = [g.describe(e, self.config) for e in self.entries]
-        keep = log_list.selected if select is None else select
-        if keep is not None and keep >= len(sentences):
-            keep = None
-        log_list.show(sentences, set(self.conflict), keep)
-        head = self.query_one("#ax-log-head", Static)
+    def _log_sentences(self) -> list[str]:
+        return [g.describe(e, self.config) for e in self.entries]
+
+    def _update_log_head(self, head: Static) -> None:
         if self.state in ("contradiction", "error"):
             head.update("Log · ⚠ the marked entries cannot all be true")
             head.add_class("-problem")
@@ -646,15 +410,6 @@ class GhoulAssistScreen(Screen[None]):
                 f"Log · {len(self.entries)} entries · tap one to edit or delete" if self.entries else "Log · empty"
             )
             head.remove_class("-problem")
-        if select is None and keep is None:
-            log_list.scroll_end(animate=False)
-        self._update_buttons()
-
-    def _update_buttons(self) -> None:
-        has = self._selected() is not None
-        self.query_one("#gx-do-edit", Tap).disabled = not has
-        self.query_one("#gx-do-delete", Tap).disabled = not has
-        self.query_one("#gx-do-undo", Tap).disabled = not self.history
 
     def contradiction_text(self) -> str:
         """The conflicting entries, by number and sentence, and what to do."""
@@ -733,7 +488,7 @@ class GhoulAssistScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         with contextlib.suppress(Exception):
-            self.workers.cancel_group(self, "ghoul-assist")
+            self.workers.cancel_group(self, "solve")
 
 
 AssistScreen = GhoulAssistScreen  # the name tui.app looks up for every game

@@ -13,28 +13,26 @@ Delete or Undo fix it.
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Button, Input, Static
-from textual.worker import get_current_worker
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
 from engine.session import Session, SessionError
 from tui.assist import mascarade_model as mm
-from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
+from tui.assist.base import UNDO_KEPT, AssistScreenBase
+from tui.assist.base import copy_json as _copy
 from tui.assist.mascarade_dialogs import MascaradeEntryDialog
 from tui.assist.mascarade_setup import MascaradeSetupForm
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
-from tui.storage import load_session, new_session_id, save_session
 
-UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
+__all__ = ["UNDO_KEPT", "AssistScreen", "MascaradeAssistScreen", "describe_entry", "parse_line", "solve_log"]
+
 VIEWS = ("grid", "log", "advice")
 ENTRY_BUTTONS = (("swap", "Swap"), ("look", "Look"), ("announce", "Announce"), ("answers", "Answers"),
                  ("reveal", "Reveal"), ("coins", "Coins"), ("spy", "More…"))
@@ -43,18 +41,42 @@ parse_line = mm.parse_line  # the typed fast path (kept importable from here)
 describe_entry = mm.describe
 
 
-def _copy(data: Any) -> Any:
-    """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
-    return json.loads(json.dumps(data))
+def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
+    """The solver's answer, never an exception: bad input and solver failures become a status."""
+    from solvers.mascarade import SolverInputError, solve
+
+    try:
+        result = solve(config, log, advice=True)
+        if result["status"] == "contradiction" and result.get("conflict"):
+            # The log before the last conflicting entry is consistent: its grid stands in, marked stale.
+            before = solve(config, log[: max(result["conflict"])], advice=False)
+            if before.get("status") == "ok":
+                result["before"] = before
+    except SolverInputError as e:
+        message = str(e)
+        index = None
+        if message.startswith("Entry "):
+            head = message[6:].split(":", 1)[0]
+            index = int(head) if head.isdigit() else None
+        result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
+    except Exception as e:  # a solver bug must not take the notes down
+        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
+    return result
 
 
-class MascaradeAssistScreen(Screen[None]):
+class MascaradeAssistScreen(AssistScreenBase):
     """Notes for a real Mascarade table: setup, then a log of what happened, and the belief grid."""
 
     HELP_TITLE = "Mascarade: table assistant"
-    CSS_PATH = "assist.tcss"
-    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
-    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    GAME = "mascarade"
+    GAME_TITLE = "Mascarade"
+    ASSIST_NAME = "a Mascarade table-assistant"
+    FRAME = PANEL = "mx"
+    VIEWS = VIEWS
+    VIEW_FOCUS: ClassVar = {"grid": "#mx-grid-scroll", "log": "#mx-log", "advice": "#mx-advice-scroll"}
+    GATED = (*AssistScreenBase.GATED, "type_line")
+    PAGE_TYPES = (LogList, VerticalScroll)
+    SETUP_FORM = MascaradeSetupForm
     SCOPED_CSS = False
     CSS = """
     MascaradeAssistScreen #mx-setup { height: 1fr; }
@@ -120,31 +142,13 @@ class MascaradeAssistScreen(Screen[None]):
         Binding("escape", "close", "Close", id="mascarade.close"),
     ]
 
-    class Solved(Message):
-        """A solver answer for the log of generation ``gen``."""
-
-        def __init__(self, gen: int, result: dict[str, Any]) -> None:
-            super().__init__()
-            self.gen = gen
-            self.result = result
-
     def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.session = session
-        self.mode = "setup" if session is None and session_id is None else "main"
-        self.config: dict[str, Any] = {}
+        super().__init__(session_id, session)
         self.variant: dict[str, Any] = dict(mm.VARIANT_DEFAULT)
-        self.entries: list[Any] = []
-        self.history: list[list[Any]] = []
         self.result: dict[str, Any] | None = None  # the last good answer
-        self.state = "idle"  # idle, solving, ok, contradiction, error
         self.problem = ""
         self.conflict: set[int] = set()
         self.opening_conflict = False
-        self.gen = 0
-        self.current_view = "grid"
-        self.load_error = ""
         self._dialog: MascaradeEntryDialog | None = None
 
     # ------------------------------------------------------------------ layout
@@ -202,24 +206,8 @@ class MascaradeAssistScreen(Screen[None]):
                 yield Tap("Add", id="mx-do-addline")
         yield KeyBar(id="ax-keys")
 
-    def on_mount(self) -> None:
-        try:
-            if self.session is None and self.session_id is not None:
-                self.session = load_session(self.session_id)
-            if self.session is not None:
-                self._check_session(self.session)
-                self._start(self.session)
-        except SessionError as e:  # one line that says what is wrong; the file is not touched
-            self.session = None
-            self.load_error = str(e)
-            self.mode = "damaged"
-        self._show_mode()
-
-    @staticmethod
-    def _check_session(session: Session) -> None:
-        """Refuse what is not a Mascarade assist session, with one line that says why."""
-        if session.game != "mascarade" or session.mode != "assist":
-            raise SessionError(f"This is a {session.game} {session.mode} session, not a Mascarade table-assistant one.")
+    @classmethod
+    def _check_setup(cls, session: Session) -> None:
         from solvers.mascarade import SolverInputError, parse_config
 
         try:
@@ -227,43 +215,15 @@ class MascaradeAssistScreen(Screen[None]):
         except SolverInputError as e:
             raise SessionError(f"The session's setup is not usable: {e}") from None
 
-    def _start(self, session: Session) -> None:
-        self.mode = "main"
-        self.config = session.config
+    def _start_extra(self, session: Session) -> None:
         variant = session.extra.get("variant")
         self.variant = dict(mm.VARIANT_DEFAULT, **(variant if isinstance(variant, dict) else {}))
-        self.entries = list(session.log)
-        undo = session.extra.get("undo", [])
-        # The undo history is a convenience: a damaged one is dropped, the log itself never is.
-        self.history = [list(x) for x in undo if isinstance(x, list)] if isinstance(undo, list) else []
-        if self.session_id is None:
-            self.session_id = new_session_id("mascarade", "assist")
-        self._refresh_log()
-        self._solve_now()
 
-    def _show_mode(self) -> None:
-        forms = list(self.query(MascaradeSetupForm))
-        if self.mode == "setup" and not forms:
-            self.mount(MascaradeSetupForm(id="mx-setup"), after="#mx-head")
-        elif self.mode != "setup":
-            for form in forms:
-                form.remove()
-        self.query_one("#mx-damaged").display = self.mode == "damaged"
-        self.query_one("#mx-main").display = self.mode == "main"
-        head = self.query_one("#mx-head", Static)
-        if self.mode == "main":
-            head.update(self._head_text())
-            self._apply_view()
-            self.query_one("#mx-log").focus()
-        elif self.mode == "damaged":
-            head.update("Mascarade assistant · cannot open this session")
-            self.query_one("#mx-damaged-text", Static).update(
-                f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file.")
-            self.set_focus(None)
-        else:
-            head.update("Mascarade assistant · new table")
-            self.call_after_refresh(lambda: self.query_one("#mx-count").focus())
-        self.refresh_bindings()
+    def _focus_main(self) -> None:
+        self.query_one("#mx-log").focus()
+
+    def _focus_setup(self) -> None:
+        self.call_after_refresh(lambda: self.query_one("#mx-count").focus())
 
     def _head_text(self) -> str:
         """Who plays and whose notes these are (the session name only where there is room)."""
@@ -278,90 +238,28 @@ class MascaradeAssistScreen(Screen[None]):
             self._apply_view()
             self._draw_grid()
 
-    @property
-    def narrow(self) -> bool:
-        """SSH-sized: one panel at a time, chosen with the Grid / Log / Advice tabs."""
-        return self.app.size.width < BREAKPOINTS_H[1][0]
-
-    def _apply_view(self) -> None:
-        narrow = self.narrow
-        for name in VIEWS:
-            shown = not narrow or self.current_view == name
-            self.query_one(f"#mx-{name}-panel").set_class(not shown, "-hidden")
-            self.query_one(f"#mx-tab-{name}").set_class(narrow and self.current_view == name, "-on")
-        self.query_one("#mx-side").set_class(narrow and self.current_view == "grid", "-hidden")
-
-    # ------------------------------------------------------------------ bindings
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide what does not apply to the current mode; dim what applies but cannot run yet."""
-        if action in ("entry", "undo", "edit", "delete", "view", "page", "type_line"):
-            if self.mode != "main":
-                return False
-            if action == "view":
-                return self.narrow
-            if action == "undo":
-                return True if self.history else None
-            if action in ("edit", "delete"):
-                return True if self._selected() is not None else None
-            if action == "entry" and parameters and parameters[0] == "answers":
-                return True if mm.pending_announcement(self.entries) else None
-        return not (action == "close" and self.mode == "setup")
-
-    def _selected(self) -> int | None:
-        try:
-            return self.query_one("#mx-log", LogList).selected
-        except Exception:  # before compose
-            return None
+    def _entry_enabled(self, kind: str) -> bool | None:
+        if kind == "answers":
+            return True if mm.pending_announcement(self.entries) else None
+        return True
 
     # ------------------------------------------------------------------ setup
 
     @on(MascaradeSetupForm.Done)
     def _setup_done(self, event: MascaradeSetupForm.Done) -> None:
         event.stop()
-        self.session = Session(game="mascarade", mode="assist", config=event.config, log=[],
-                               extra={"variant": event.variant})
-        self._start(self.session)
-        self._save()
-        self._show_mode()
+        self._begin(Session(game="mascarade", mode="assist", config=event.config, log=[],
+                            extra={"variant": event.variant}))
 
     @on(MascaradeSetupForm.Cancelled)
     def _setup_cancelled(self, event: MascaradeSetupForm.Cancelled) -> None:
         event.stop()
         self.action_close()
 
-    def action_new_table(self) -> None:
-        """From a session that cannot be opened to a fresh setup (under a new id: the file stays)."""
-        self.session_id = None
-        self.mode = "setup"
-        self._show_mode()
-
     # ------------------------------------------------------------------ changes to the log
 
-    def change_log(self, new_log: list[Any], *, select: int | None = None) -> None:
-        """Replace the log (an add, edit or delete), keeping the old one for undo; then save and solve."""
-        self.history.append(_copy(self.entries))
-        self.history = self.history[-UNDO_KEPT:]
-        self.entries = new_log
-        self._after_change(select)
-
-    def _after_change(self, select: int | None) -> None:
-        self._save()
-        self._refresh_log(select)
-        self._solve_now()
-        self.refresh_bindings()
-
-    def _save(self) -> None:
-        if self.session is None or self.session_id is None:
-            return
-        self.session.config = self.config
-        self.session.log = self.entries
-        self.session.extra["variant"] = self.variant
-        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
-        try:
-            save_session(self.session, self.session_id)
-        except (OSError, SessionError) as e:
-            self.notify(f"Could not save the session: {e}", severity="error", title="Not saved")
+    def _save_extra(self, session: Session) -> None:
+        session.extra["variant"] = self.variant
 
     def action_entry(self, kind: str) -> None:
         """Open the entry dialog on ``kind`` for a new entry."""
@@ -372,24 +270,13 @@ class MascaradeAssistScreen(Screen[None]):
             return
         self._open_dialog(kind, None)
 
-    def _open_dialog(self, kind: str, index: int | None) -> None:
-        entry = self.entries[index] if index is not None else None
-        before = self.entries if index is None else self.entries[:index]
+    def _as_entries(self, result: Any) -> list[Any] | None:
+        return result or None  # the dialog gives a list: one entry, or a swap and what it showed
 
-        def done(result: list[dict[str, Any]] | None) -> None:
-            if not result:
-                return
-            new = _copy(self.entries)
-            if index is None:
-                new.extend(result)
-                self.change_log(new)
-            else:
-                new[index:index + 1] = result
-                self.change_log(new, select=index)
+    def _entry_dialog(self, kind: str, before: list[Any], entry: Any) -> MascaradeEntryDialog:
+        return self._installed_dialog().prepare(kind, before, entry, self.result)
 
-        self.app.push_screen(self._entry_dialog().prepare(kind, before, entry, self.result), done)
-
-    def _entry_dialog(self) -> MascaradeEntryDialog:
+    def _installed_dialog(self) -> MascaradeEntryDialog:
         """The dialog, built once per table and kept installed for the next entry."""
         if self._dialog is None or self._dialog.config is not self.config:
             dialog = MascaradeEntryDialog(self.config, self.variant)
@@ -407,29 +294,8 @@ class MascaradeAssistScreen(Screen[None]):
                 self._dialog.remove()
         self._dialog = None
 
-    def action_edit(self) -> None:
-        i = self._selected()
-        if i is None or self.mode != "main":
-            return
-        entry = self.entries[i]
-        if not isinstance(entry, dict):
-            self.notify("This entry cannot be edited here; delete it and enter it again.", title="Edit")
-            return
-        self._open_dialog(mm.entry_kind(entry), i)
-
-    def action_delete(self) -> None:
-        i = self._selected()
-        if i is None or self.mode != "main":
-            return
-        new = _copy(self.entries)
-        del new[i]
-        self.change_log(new, select=min(i, len(new) - 1) if new else None)
-
-    def action_undo(self) -> None:
-        if not self.history or self.mode != "main":
-            return
-        self.entries = self.history.pop()
-        self._after_change(None)
+    def _edit_kind(self, entry: Any) -> str | None:
+        return mm.entry_kind(entry) if isinstance(entry, dict) else None
 
     def action_type_line(self) -> None:
         """Show (or hide) the line box: the keyboard user's fast path."""
@@ -457,20 +323,8 @@ class MascaradeAssistScreen(Screen[None]):
         event.stop()
         self.add_line(event.value)
 
-    def action_view(self, name: str) -> None:
-        if name in VIEWS:
-            self.current_view = name
-            self._apply_view()
-            target = {"grid": "#mx-grid-scroll", "log": "#mx-log", "advice": "#mx-advice-scroll"}[name]
-            self.query_one(target).focus()
-
-    def action_page(self, direction: int) -> None:
-        target = self.focused if isinstance(self.focused, (LogList, VerticalScroll)) else None
-        widget = target or self.query_one("#mx-grid-scroll")
-        if direction > 0:
-            widget.scroll_page_down(animate=False)
-        else:
-            widget.scroll_page_up(animate=False)
+    def _page_default(self) -> Widget:
+        return self.query_one("#mx-grid-scroll")
 
     def action_close(self) -> None:
         """Leave the assistant (the session is already saved); Escape in the line box only hides it."""
@@ -480,72 +334,15 @@ class MascaradeAssistScreen(Screen[None]):
             return
         self.dismiss(None)
 
-    @on(Button.Pressed)
-    def _button(self, event: Button.Pressed) -> None:
-        bid = event.button.id or ""
-        if bid.startswith("mx-do-"):
-            event.stop()
-            what = bid.removeprefix("mx-do-")
-            actions = {"undo": self.action_undo, "close": self.action_close, "edit": self.action_edit,
-                       "delete": self.action_delete, "type": self.action_type_line,
-                       "addline": lambda: self.add_line(self.query_one("#mx-line", Input).value)}
-            if what in actions:
-                actions[what]()
-            else:
-                self.action_entry(what)
-        elif bid.startswith("mx-tab-"):
-            event.stop()
-            self.action_view(bid.removeprefix("mx-tab-"))
-        elif bid == "mx-damaged-new":
-            event.stop()
-            self.action_new_table()
-        elif bid == "mx-damaged-close":
-            event.stop()
-            self.action_close()
-
-    @on(LogList.Selected)
-    def _log_selected(self, event: LogList.Selected) -> None:
-        self._update_log_buttons()
-        self.refresh_bindings()
+    def _button_actions(self) -> dict[str, Any]:
+        return {**super()._button_actions(), "type": self.action_type_line,
+                "addline": lambda: self.add_line(self.query_one("#mx-line", Input).value)}
 
     # ------------------------------------------------------------------ solving
 
-    def _solve_now(self) -> None:
-        self.gen += 1
-        self.state = "solving"
-        self._update_status()
-        self._solve(self.gen, _copy(self.config), _copy(self.entries))
+    _solve_log = staticmethod(solve_log)
 
-    @work(thread=True, exclusive=True, group="mascarade-solve", exit_on_error=False)
-    def _solve(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
-        """Solve off the UI thread; the answer comes back as a message."""
-        from solvers.mascarade import SolverInputError, solve
-
-        try:
-            result = solve(config, log, advice=True)
-            if result["status"] == "contradiction" and result.get("conflict"):
-                # The log before the last conflicting entry is consistent: its grid stands in, marked stale.
-                before = solve(config, log[: max(result["conflict"])], advice=False)
-                if before.get("status") == "ok":
-                    result["before"] = before
-        except SolverInputError as e:
-            message = str(e)
-            index = None
-            if message.startswith("Entry "):
-                head = message[6:].split(":", 1)[0]
-                index = int(head) if head.isdigit() else None
-            result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
-        except Exception as e:  # a solver bug must not take the notes down
-            result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Solved(gen, result))
-
-    @on(Solved)
-    def _solved(self, event: Solved) -> None:
-        event.stop()
-        if event.gen != self.gen:
-            return
-        r = event.result
+    def _show_result(self, r: dict[str, Any]) -> None:
         if r.get("status") == "ok":
             self.state = "ok"
             self.result = r
@@ -569,25 +366,15 @@ class MascaradeAssistScreen(Screen[None]):
 
     # ------------------------------------------------------------------ drawing
 
-    def _refresh_log(self, select: int | None = None) -> None:
-        log_list = self.query_one("#mx-log", LogList)
+    def _log_sentences(self) -> list[str]:
         me = str(self.config.get("me"))
-        sentences = [mm.describe(e, me) for e in self.entries]
-        keep = log_list.selected if select is None else select
-        if keep is not None and keep >= len(sentences):
-            keep = None
-        log_list.show(sentences, self.conflict, keep)
-        head = self.query_one("#mx-log-head", Static)
+        return [mm.describe(e, me) for e in self.entries]
+
+    def _update_log_head(self, head: Static) -> None:
         head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty: tap Swap to start")
-        if select is None and keep is None:
-            log_list.scroll_end(animate=False)
-        self._update_log_buttons()
 
     def _update_log_buttons(self) -> None:
-        has = self._selected() is not None
-        self.query_one("#mx-do-edit", Tap).disabled = not has
-        self.query_one("#mx-do-delete", Tap).disabled = not has
-        self.query_one("#mx-do-undo", Tap).disabled = not self.history
+        super()._update_log_buttons()
         self.query_one("#mx-do-answers", Tap).disabled = mm.pending_announcement(self.entries) is None
 
     def _status_text(self) -> tuple[str, bool]:

@@ -21,14 +21,16 @@ from textual.widgets import Footer, Static
 
 from engine.masque import ROOMS, SLOTS
 from engine.session import Session, SessionError
-from tui.storage import load_session, new_session_id, save_session
+from tui.assist.base import UNDO_KEPT, AutosaveMixin, copy_json
+from tui.storage import load_session, new_session_id
 from tui.widgets.choices import Choices
 from tui.widgets.scroll import ScrollButtons
 
 ABBR = {"black": "Bk", "blue": "Bu", "purple": "Pu", "green": "Gr", "orange": "Or", "white": "Wh", "violet": "Vi"}
 KINDS = (("My card (c)", "rumor"), ("Seen (s)", "seen"), ("Evidence (e)", "evidence"), ("I'm here (h)", "start"))
 TOOLS = (("Undo (u)", "undo"), ("Delete (x)", "delete"), ("Replace (r)", "replace"), ("Variant (v)", "variant"))
-UNDO_KEPT = 30
+
+__all__ = ["UNDO_KEPT", "AssistScreen", "advice_text", "entry_slot_room", "entry_text", "grid_text", "make_entry"]
 
 
 def entry_text(e: dict) -> str:
@@ -132,9 +134,10 @@ class LogChoices(Choices):
         self.call_after_refresh(self.set_class, False, "-few")
 
 
-class AssistScreen(Screen[None]):
+class AssistScreen(AutosaveMixin, Screen[None]):
     """Notes for a real Masque table: Rumor cards and looks in, safe rooms and the best plan out."""
 
+    SAVE_FAILED = ("Could not save", "Autosave")
     HELP_TITLE = "Masque assistant"
     AUTO_FOCUS = "#mq-slot"
     SCOPED_CSS = False
@@ -251,8 +254,7 @@ class AssistScreen(Screen[None]):
         return None
 
     def _set(self, entries: list[dict]) -> None:
-        self.history.append(list(self.entries))
-        self.history = self.history[-UNDO_KEPT:]
+        self._remember()
         self.entries = entries
         self._changed()
 
@@ -261,18 +263,7 @@ class AssistScreen(Screen[None]):
         self._draw()
         if save:
             self._save()
-        self._solve(self._gen, json.loads(json.dumps(self.config)), json.loads(json.dumps(self.entries)))
-
-    def _save(self) -> None:
-        if self.session is None or self.session_id is None:
-            return
-        self.session.config = self.config
-        self.session.log = self.entries
-        self.session.extra["undo"] = self.history[-UNDO_KEPT:]
-        try:
-            save_session(self.session, self.session_id)
-        except (OSError, SessionError) as e:
-            self.notify(f"Could not save: {e}", title="Autosave", severity="error")
+        self._solve(self._gen, copy_json(self.config), copy_json(self.entries))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="masque-assist")
     def _solve(self, gen: int, config: dict, log: list[dict]) -> None:
