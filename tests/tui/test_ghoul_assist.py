@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import run_async
+from tui_helpers import run_async, settle_assist
 
 from engine.session import Session
 from tui.app import UnmaskApp
@@ -50,15 +50,8 @@ BAD = {"type": "suspicion", "rule": "pair", "players": ["Ann"]}
 
 
 async def settle(pilot: Pilot) -> None:
-    """Wait until no solver worker runs and its answer is drawn."""
-    for _ in range(20):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(w.is_running for w in pilot.app.workers):
-            break
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()  # the answer's redraw, then the layout it causes
-    await pilot.pause()
+    """Wait until the solver's answer to the current log is drawn."""
+    await settle_assist(pilot)
 
 
 def saved_app(sid: str, log: list | None = None) -> UnmaskApp:

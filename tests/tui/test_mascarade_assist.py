@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tui_helpers import run_async
+from tui_helpers import run_async, settle_assist
 
 from engine.session import Session
 from solvers.mascarade import solve
@@ -28,11 +28,7 @@ LOG = [{"t": "swap", "by": "Bob", "with": "T1"}, {"t": "swap", "by": "Cy", "with
 
 async def settle(pilot) -> None:
     """Let startup messages, the solver thread and the redraw finish."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.1)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle_assist(pilot)
 
 
 def notes_app(log: list, sid: str = "mx-snap") -> UnmaskApp:

@@ -85,3 +85,24 @@ def run_async(fn=None, *, timeout: float = 120):
         return wrapper
 
     return decorate(fn) if fn is not None else decorate
+
+
+async def settle_assist(pilot) -> None:
+    """Wait until the assistant has shown the answer to its current log, and the redraw is done.
+
+    Under load the solve worker can start after a fixed pause; waiting on the screen's own state
+    (never "solving", and not before the screen is up) does not depend on timing.
+    """
+    from tui.assist.base import AssistScreenBase
+
+    await pilot.pause()
+    for _ in range(400):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        screens = [s for s in pilot.app.screen_stack if isinstance(s, AssistScreenBase)]
+        if screens and screens[-1].state != "solving" and (screens[-1].mode != "main" or screens[-1].state != "idle"):
+            break
+    await pilot.app.workers.wait_for_complete()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()  # the answer's redraw, then the layout it causes
+    await pilot.pause()
