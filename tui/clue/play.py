@@ -177,21 +177,6 @@ class PlayScreen(BotLoop, Screen):
 
     # ----------------------------------------------------------------- the loop
 
-    def sync(self) -> None:
-        """Let instant bots play, redraw everything from the seat's view, then ask what is needed."""
-        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
-            self._run_bots_now()
-        self.view = self.table.view(self.seat)
-        self._redraw()
-        if self.table.is_over():
-            self._stop_timer()
-            self._show_end()
-            return
-        if self.table.waiting_for_bot():
-            self._schedule_bot()
-            return
-        self._maybe_ask()
-
     def _maybe_ask(self) -> None:
         """Open the dialog the rules require now (show a card, draw or not, …), once per decision."""
         v = self.view

@@ -177,21 +177,6 @@ class PlayScreen(BotLoop, Screen):
 
     # ----------------------------------------------------------------- the loop
 
-    def sync(self) -> None:
-        """Let instant bots play, redraw from the seat's view, then open the dialog a decision needs."""
-        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
-            self._run_bots_now()
-        self.view = self.table.view(self.seat)
-        self._redraw()
-        if self.table.is_over():
-            self._stop_timer()
-            self._show_end()
-            return
-        if self.table.waiting_for_bot():
-            self._schedule_bot()
-            return
-        self._maybe_ask()
-
     def _maybe_ask(self) -> None:
         """Open the current decision's dialog once per decision (a move waits for a tap on the ring)."""
         v = self.view

@@ -99,21 +99,8 @@ class PlayScreen(BotLoop, Screen):
 
     # ----------------------------------------------------------------- the loop
 
-    def sync(self) -> None:
-        """Let instant bots play, redraw from the seat's view, then ask what is needed."""
-        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
-            self._run_bots_now()
-        self.view = self.table.view(self.seat)
-        self._redraw()
+    def _after_redraw(self) -> None:
         self._update_belief()
-        if self.table.is_over():
-            self._stop_timer()
-            self._show_end()
-            return
-        if self.table.waiting_for_bot():
-            self._schedule_bot()
-            return
-        self._maybe_ask()
 
     def _maybe_ask(self) -> None:
         """Open the dialog the rules ask for now (claim or pass, a power's choice…), once per decision."""

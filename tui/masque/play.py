@@ -144,20 +144,11 @@ class PlayScreen(BotLoop, Screen):
 
     # ----------------------------------------------------------------- the loop
 
-    def sync(self) -> None:
-        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
-            self._run_bots_now()
-        self.view = self.table.view(self.seat)
-        self._redraw()
+    def _after_redraw(self) -> None:
         self._solve()
-        if self.table.is_over():
-            self._stop_timer()
-            self._start_midnight()
-            return
-        if self.table.waiting_for_bot():
-            self._schedule_bot()
-            return
-        self._maybe_ask()
+
+    def _game_over(self) -> None:
+        self._start_midnight()
 
     def _stop_timer(self) -> None:
         super()._stop_timer()

@@ -1,7 +1,8 @@
 """Bot pacing shared by every play screen: bots act through the table, one move per tick.
 
-A screen that mixes this in provides ``table``, ``_timer`` (None at start), ``_save()`` and
-``sync()``; with a bot delay of 0 the bots play at once, otherwise one move per delay, so a
+A screen that mixes this in provides ``table``, ``seat``, ``_timer`` (None at start), ``_save()``,
+``_redraw()``, ``_show_end()`` and ``_maybe_ask()``; :meth:`BotLoop.sync` is the one loop every play
+screen runs. With a bot delay of 0 the bots play at once, otherwise one move per delay, so a
 person can follow them while the screen stays responsive.
 """
 
@@ -15,6 +16,29 @@ class BotLoop:
 
     table: Any
     _timer: Any
+
+    def sync(self) -> None:
+        """Let instant bots play, redraw from the seat's view, then end the game or ask what is needed."""
+        if self.app.bot_delay <= 0:  # type: ignore[attr-defined]
+            self._run_bots_now()
+        self.view = self.table.view(self.seat)  # type: ignore[attr-defined]
+        self._redraw()  # type: ignore[attr-defined]
+        self._after_redraw()
+        if self.table.is_over():
+            self._stop_timer()
+            self._game_over()
+            return
+        if self.table.waiting_for_bot():
+            self._schedule_bot()
+            return
+        self._maybe_ask()  # type: ignore[attr-defined]
+
+    def _after_redraw(self) -> None:
+        """Hook: work that follows every redraw (a belief or risk update)."""
+
+    def _game_over(self) -> None:
+        """Hook: what the screen does when the game ends (the end screen, unless overridden)."""
+        self._show_end()  # type: ignore[attr-defined]
 
     def _run_bots_now(self) -> None:
         stepped = False
