@@ -22,7 +22,6 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 
-from engine.core import IllegalAction
 from tui.ghoul import model as m
 from tui.widgets.botloop import BotLoop
 from tui.widgets.choices import Btn
@@ -348,17 +347,6 @@ class PlayScreen(BotLoop, Screen):
             return m.decision_kind(self.view) is not None and ["pass"] in self.view["legal"]
         if action == "results":
             return over
-        return True
-
-    def submit(self, action: tuple) -> bool:
-        """Submit one action for the human seat; an illegal one becomes a notification and changes nothing."""
-        try:
-            self.table.submit(self.seat, tuple(action))
-        except IllegalAction as e:
-            self.notify(str(e), title="Not allowed", severity="warning")
-            return False
-        self._save()
-        self.sync()
         return True
 
     def action_act(self) -> None:

@@ -257,17 +257,6 @@ class PlayScreen(BotLoop, Screen):
             return bool(self.view["over"])
         return True
 
-    def submit(self, action: tuple) -> bool:
-        """Submit one action for the human seat; an illegal one becomes a notification and changes nothing."""
-        try:
-            self.table.submit(self.seat, action)
-        except IllegalAction as e:
-            self.notify(str(e), title="Not allowed", severity="warning")
-            return False
-        self._save()
-        self.sync()
-        return True
-
     def action_act(self, kind: str) -> None:
         if kind in ("swap", "announce", "choose"):
             self.open_dialog(kind)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import IllegalAction
+
 
 class BotLoop:
     """Run the table's bots at the app's pace; a bot that fails is reported, never fatal."""
@@ -32,6 +34,17 @@ class BotLoop:
             self._schedule_bot()
             return
         self._maybe_ask()  # type: ignore[attr-defined]
+
+    def submit(self, action: tuple) -> bool:
+        """Submit one action for the human seat; an illegal one becomes a notification and changes nothing."""
+        try:
+            self.table.submit(self.seat, tuple(action))  # type: ignore[attr-defined]
+        except IllegalAction as e:
+            self.notify(str(e), title="Not allowed", severity="warning")  # type: ignore[attr-defined]
+            return False
+        self._save()  # type: ignore[attr-defined]
+        self.sync()
+        return True
 
     def _after_redraw(self) -> None:
         """Hook: work that follows every redraw (a belief or risk update)."""
