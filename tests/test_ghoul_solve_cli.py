@@ -20,7 +20,7 @@ def run(*args: str):
 
 def test_example_is_an_assist_session_the_assistant_writes():
     """The example holds what the assistant's dialogs build, entry for entry."""
-    from tui.assist import ghoul_model as g
+    from tui.ghoul import assist_model as g
 
     data = json.loads(EXAMPLE.read_text())
     assert data["format"] == "unmask-session/1" and data["game"] == "ghoul" and data["mode"] == "assist"

@@ -47,7 +47,7 @@ class UnmaskCommands(Provider):
         for gid, title in GAMES:  # only what is built, like the home screen
             games.append((f"New game: {title} vs bots", f"Set up a game of {title} against bots",
                           partial(app.action_new_game, gid)))
-            if _built(f"tui.assist.{gid}"):
+            if _built(f"tui.{gid}.assist"):
                 games.append((f"Assist a table game: {title}", f"Keep the notes of a real {title} table",
                               partial(app.action_assist, gid)))
             games.append((f"Rules: {title}", "The rulebook and our assumptions", partial(app.action_rules, gid)))
@@ -134,7 +134,7 @@ class UnmaskApp(App[None]):
 
         if session is not None:
             game = session.game
-        screen = importlib.import_module(f"tui.assist.{game}").AssistScreen
+        screen = importlib.import_module(f"tui.{game}.assist").AssistScreen
         self.push_screen(screen(session_id=session_id, session=session))
 
     # ----------------------------------------------------------------- navigation

@@ -43,7 +43,7 @@ def solvable(game: str) -> bool:
 
 
 def assistable(game: str) -> bool:
-    return _has(f"tui.assist.{game}")
+    return _has(f"tui.{game}.assist")
 
 
 def _version() -> str:

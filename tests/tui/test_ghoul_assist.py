@@ -12,8 +12,8 @@ from tui_helpers import run_async, settle_assist
 
 from engine.session import Session
 from tui.app import UnmaskApp
-from tui.assist import ghoul_model as g
-from tui.assist.ghoul import GhoulAssistScreen
+from tui.ghoul import assist_model as g
+from tui.ghoul.assist import GhoulAssistScreen
 from tui.storage import load_session, save_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

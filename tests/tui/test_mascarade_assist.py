@@ -11,10 +11,10 @@ from tui_helpers import run_async, settle_assist
 from engine.session import Session
 from solvers.mascarade import solve
 from tui.app import UnmaskApp
-from tui.assist import mascarade_model as mm
-from tui.assist.mascarade import AssistScreen
-from tui.assist.mascarade_dialogs import MascaradeEntryDialog
-from tui.assist.mascarade_setup import OpeningRow
+from tui.mascarade import assist_model as mm
+from tui.mascarade.assist import AssistScreen
+from tui.mascarade.assist_dialogs import MascaradeEntryDialog
+from tui.mascarade.assist_setup import OpeningRow
 from tui.storage import load_session, save_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

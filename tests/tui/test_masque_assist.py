@@ -7,7 +7,7 @@ from tui_helpers import run_async
 
 from engine.session import Session
 from tui.app import UnmaskApp
-from tui.assist.masque import AssistScreen
+from tui.masque.assist import AssistScreen
 from tui.storage import load_session, save_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from engine.session import Session
-from tui.assist.model import board_deck
+from tui.clue.assist_model import board_deck
 
 DECK = board_deck("red-keep")
 S, W, L = DECK["suspects"], DECK["weapons"], DECK["locations"]

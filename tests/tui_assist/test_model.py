@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assist_helpers import DECK, L, S, W, config, sample_log
 
-from tui.assist import model as m
+from tui.clue import assist_model as m
 
 
 def test_sentences_cover_every_entry_type() -> None:

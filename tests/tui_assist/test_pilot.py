@@ -14,10 +14,10 @@ from assist_helpers import DECK, S, W, config, sample_log, sample_session, settl
 from textual.pilot import Pilot
 
 from engine.session import Session
-from tui.assist import model as m
-from tui.assist.clue import AssistApp, ClueAssistScreen, run_assist
-from tui.assist.sheet import SheetTable
 from tui.assist.widgets import LogList
+from tui.clue import assist_model as m
+from tui.clue.assist import AssistApp, ClueAssistScreen, run_assist
+from tui.clue.assist_sheet import SheetTable
 from tui.storage import load_session, save_session, sessions_dir
 
 TABLET = (110, 42)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from assist_helpers import contradiction_log, sample_session, settle
 from textual.pilot import Pilot
 
-from tui.assist.clue import AssistApp
+from tui.clue.assist import AssistApp
 
 SSH = (80, 24)
 WIDE = (120, 40)

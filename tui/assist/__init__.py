@@ -1,5 +1,4 @@
-"""The table assistant: notes for a real tabletop game, kept by the exact solver."""
+"""What every table assistant shares: the screen base (session, autosave, undo, solve worker) and widgets.
 
-from tui.assist.clue import AssistApp, ClueAssistScreen, run_assist
-
-__all__ = ["AssistApp", "ClueAssistScreen", "run_assist"]
+Each game's assistant lives in its own wing, ``tui/<game>/assist.py``.
+"""

@@ -23,8 +23,7 @@ from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
-from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
-from tui.assist.widgets import LogList, Tap
+from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, LogList, Tap
 from tui.storage import load_session, new_session_id, save_session, sessions_dir
 
 UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
@@ -86,7 +85,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     (``{PANEL}-do-{what}``, ``{PANEL}-damaged-new``, ``{PANEL}-damaged-close``).
     """
 
-    CSS_PATH = "assist.tcss"
+    CSS_PATH = ASSIST_CSS
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
     VERTICAL_BREAKPOINTS = BREAKPOINTS_V
 

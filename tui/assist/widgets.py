@@ -8,6 +8,7 @@ focus stop for the keyboard: arrows move inside it, Enter or Space picks.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events
@@ -19,6 +20,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
+
+# The stylesheet every assistant screen shares; absolute, since Textual resolves a relative
+# CSS_PATH beside the module that defines the screen, and each game's screens live in its wing.
+ASSIST_CSS = str(Path(__file__).with_name("assist.tcss"))
+
+# Layout breakpoints of every assistant screen: one panel below 100 columns, all above.
+BREAKPOINTS_H = [(0, "-ax-narrow"), (100, "-ax-wide")]
+BREAKPOINTS_V = [(0, "-ax-short"), (34, "-ax-tall")]
 
 
 class Tap(Button, can_focus=False):

@@ -61,7 +61,7 @@ class HomeScreen(Screen):
                     yield Static(title, classes="home-game")
                     suffix = "" if gid == "clue" else f"-{gid}"
                     yield Btn("Play vs bots", id=f"home-play{suffix}", variant="primary")
-                    if _built(f"tui.assist.{gid}"):
+                    if _built(f"tui.{gid}.assist"):
                         yield Btn("Assist a table", id=f"home-assist{suffix}")
                     yield Btn("Rules", id=f"home-rules{suffix}")
             with Horizontal(classes="home-actions"):

@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from tui.assist import mascarade_model as mm
 from tui.assist.widgets import Picker, ScrollColumn, Tap
+from tui.mascarade import assist_model as mm
 
 YES_NO = [("Yes", True), ("No", False)]
 

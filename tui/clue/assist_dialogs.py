@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from tui.assist import model as m
-from tui.assist.widgets import KeyBar, Picker, ScrollColumn, Tap
+from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, ScrollColumn, Tap
+from tui.clue import assist_model as m
 
 NOBODY = "\x00nobody"
 KINDS = ("hand", "face_up", "rumor", "reveal", "accusation")
@@ -30,8 +30,6 @@ TITLES = {
     "accusation": "A wrong accusation",
 }
 LABEL_WIDTH = 12
-BREAKPOINTS_H = [(0, "-ax-narrow"), (100, "-ax-wide")]
-BREAKPOINTS_V = [(0, "-ax-short"), (34, "-ax-tall")]
 
 
 class EntryDialog(Screen[dict[str, Any] | None]):
@@ -41,7 +39,7 @@ class EntryDialog(Screen[dict[str, Any] | None]):
     would redraw the whole sheet beneath it on every tap, which a tablet feels.
     """
 
-    CSS_PATH = "assist.tcss"
+    CSS_PATH = ASSIST_CSS
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
     VERTICAL_BREAKPOINTS = BREAKPOINTS_V
     BINDINGS: ClassVar = [

@@ -25,13 +25,13 @@ from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
 from solvers.clue.solver import SolverInputError, solve
-from tui.assist import model as m
 from tui.assist.base import UNDO_KEPT, AssistScreenBase
 from tui.assist.base import copy_json as _copy
-from tui.assist.dialogs import EntryDialog
-from tui.assist.setup import SetupForm
-from tui.assist.sheet import SheetTable
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
+from tui.clue import assist_model as m
+from tui.clue.assist_dialogs import EntryDialog
+from tui.clue.assist_setup import SetupForm
+from tui.clue.assist_sheet import SheetTable
 from tui.storage import load_session
 
 __all__ = ["UNDO_KEPT", "AssistApp", "AssistScreen", "ClueAssistScreen", "run_assist", "solve_log"]

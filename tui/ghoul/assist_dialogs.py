@@ -18,9 +18,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
-from tui.assist import ghoul_model as g
-from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
-from tui.assist.widgets import KeyBar, Picker, ScrollColumn, Tap
+from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, ScrollColumn, Tap
+from tui.ghoul import assist_model as g
 
 DIALOG_CSS = """
 #gx-more-grid { layout: grid; grid-size: 2; grid-gutter: 1 2; height: auto; padding: 1 0; }
@@ -32,7 +31,7 @@ DIALOG_CSS = """
 class GhoulEntryDialog(Screen[dict[str, Any] | None]):
     """Enter or edit one log entry of ``kind`` by taps; dismisses with the entry or None."""
 
-    CSS_PATH = "assist.tcss"
+    CSS_PATH = ASSIST_CSS
     CSS = DIALOG_CSS
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
     VERTICAL_BREAKPOINTS = BREAKPOINTS_V
@@ -141,7 +140,7 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
 class MoreDialog(Screen[str | None]):
     """The rarer entry kinds, one large button each; dismisses with the kind or None."""
 
-    CSS_PATH = "assist.tcss"
+    CSS_PATH = ASSIST_CSS
     CSS = DIALOG_CSS
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
     VERTICAL_BREAKPOINTS = BREAKPOINTS_V

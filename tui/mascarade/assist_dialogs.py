@@ -19,9 +19,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from tui.assist import mascarade_model as mm
-from tui.assist.dialogs import BREAKPOINTS_H, BREAKPOINTS_V
-from tui.assist.widgets import KeyBar, Picker, ScrollColumn, Tap
+from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, ScrollColumn, Tap
+from tui.mascarade import assist_model as mm
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("swap", "Swap"), ("look", "Look"), ("announce", "Announce"), ("answers", "Answers"), ("reveal", "Reveal"),
@@ -46,7 +45,7 @@ REALLY = (("Really swapped", True), ("Only pretended", False))
 class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
     """Enter (or edit) one entry of any kind; a new announcement may bring its answers and reveal along."""
 
-    CSS_PATH = "assist.tcss"
+    CSS_PATH = ASSIST_CSS
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
     VERTICAL_BREAKPOINTS = BREAKPOINTS_V
     SCOPED_CSS = False

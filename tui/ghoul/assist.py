@@ -24,11 +24,10 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.session import Session, SessionError
-from tui.assist import ghoul_model as g
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists
-from tui.assist.dialogs import BREAKPOINTS_H
-from tui.assist.ghoul_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
-from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
+from tui.assist.widgets import BREAKPOINTS_H, KeyBar, LogList, ScrollColumn, Tap
+from tui.ghoul import assist_model as g
+from tui.ghoul.assist_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "GhoulAssistScreen", "advice_text", "grid_text", "identities_text",
            "solve_log"]

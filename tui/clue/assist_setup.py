@@ -1,6 +1,6 @@
 """The setup form of the table assistant: board or custom deck, players in seat order, me, hand sizes.
 
-The form edits a :class:`tui.assist.model.SetupData` and validates it only when the user taps
+The form edits a :class:`tui.clue.assist_model.SetupData` and validates it only when the user taps
 Start, so a mistake costs nothing: every typed name and number stays where it was and the
 problems are listed under the form. Six player rows exist from the start and unused ones are
 hidden, so adding, removing and reordering players never mounts or removes widgets.
@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from tui.assist import model as m
 from tui.assist.widgets import Picker, ScrollColumn, Tap
+from tui.clue import assist_model as m
 
 
 class PlayerRow(Horizontal):

@@ -24,12 +24,12 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from engine.session import Session, SessionError
-from tui.assist import mascarade_model as mm
 from tui.assist.base import UNDO_KEPT, AssistScreenBase
 from tui.assist.base import copy_json as _copy
-from tui.assist.mascarade_dialogs import MascaradeEntryDialog
-from tui.assist.mascarade_setup import MascaradeSetupForm
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
+from tui.mascarade import assist_model as mm
+from tui.mascarade.assist_dialogs import MascaradeEntryDialog
+from tui.mascarade.assist_setup import MascaradeSetupForm
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "MascaradeAssistScreen", "describe_entry", "parse_line", "solve_log"]
 

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.color import Color
 from textual.widgets import DataTable
 
-from tui.assist import model as m
+from tui.clue import assist_model as m
 
 GROUP_PREFIX = "group:"
 
