@@ -12,7 +12,7 @@ from __future__ import annotations
 from solvers.clue.bots import CluePlayerBase
 from solvers.clue.observations import ObservationLog
 from solvers.clue.sheet import Sheet
-from solvers.clue.solver import solve
+from solvers.clue.solver import ClueSolution, solve
 
 AVG_ROLL = 5.0  # the mean number of steps a roll gives with "?"/1-5 dice
 
@@ -24,9 +24,9 @@ class StrongBot(CluePlayerBase):
         super().__init__(seat, seed)
         self.obs = ObservationLog(seat)
         self.sheet = Sheet(seat)
-        self._key: int | None = None
-        self._sol = None
-        self._advice_key: int | None = None
+        self._key: tuple | None = None  # the observation log's version the answers below are for
+        self._sol: ClueSolution | None = None
+        self._advice_key: tuple | None = None
         self._advice: dict | None = None
 
     def observe(self, ev: dict, view: dict) -> None:
