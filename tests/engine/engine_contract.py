@@ -64,9 +64,12 @@ class GameChecks:
         """Every view the contract scans (its ``events`` are the seat's new events only, from
         log index ``len(state.log) - len(view["events"])``)."""
 
+    # ``make_illegal(state, legal, rng)``: an illegal action in the game's own words (the
+    # contract also makes its own); set it with ``staticmethod``.
+    make_illegal: Callable[[Any, list[tuple], Rng], tuple] | None = None
+
     def illegal(self, state: Any, legal: list[tuple], rng: Rng) -> tuple | None:
-        """An illegal action in the game's own words (the contract also makes its own)."""
-        return None
+        return self.make_illegal(state, legal, rng) if self.make_illegal else None
 
     def end(self, state: Any) -> None:
         """The final state."""
@@ -417,3 +420,27 @@ def sweep_events(game: str, setup: Callable[[int], tuple[Any, int, list[str]]], 
         table.run_bots()
         for ev, _audience in table.state.log.entries():
             yield ev
+
+
+def kinds_seen(game: str, setup: Callable[[int], tuple[Any, int, list[str]]], games: Iterable[int],
+               **detail: str) -> set[str]:
+    """The event types of a sweep's games, and ``"type:value"`` of the field ``detail[type]``
+    (``end="reason"`` adds ``"end:solved"``...): what the sweep reaches."""
+    seen: set[str] = set()
+    for ev in sweep_events(game, setup, games):
+        t = ev["t"]
+        seen.add(t)
+        if t in detail:
+            seen.add(f"{t}:{ev[detail[t]]}")
+    return seen
+
+
+class LogReader:
+    """Reads a state's log on from where it last stopped (the log is append-only)."""
+
+    read = 0
+
+    def new_events(self, s: Any) -> list[dict]:
+        entries = s.log.entries(self.read)
+        self.read += len(entries)
+        return [ev for ev, _audience in entries]

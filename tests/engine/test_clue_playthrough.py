@@ -17,7 +17,7 @@ The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 
 
 from __future__ import annotations
 
-from engine_contract import GameChecks, bot_playout, sweep, sweep_events
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, sweep
 
 from engine.clue.board import load_board, load_rules
 from engine.clue.game import ClueConfig, ClueState, is_over
@@ -81,18 +81,15 @@ def random_illegal(s: ClueState, legal: list[tuple], r: Rng) -> tuple:
             return a
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may legitimately know, worked out from the true log by the rulebook,
     without trusting the engine's own idea of who sees what."""
 
     def __init__(self, players: int) -> None:
         self.known: list[set[str]] = [set() for _ in range(players)]
-        self.read = 0
 
     def update(self, s: ClueState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "setup":
                 for k in self.known:
@@ -163,6 +160,7 @@ def assert_view_keeps_secrets(s: ClueState, seat: int, known: set[str], v: dict)
 
 
 class ClueChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
     def __init__(self, players: int) -> None:
         self.knowledge = Knowledge(players)
 
@@ -173,9 +171,6 @@ class ClueChecks(GameChecks):
 
     def seat_view(self, s: ClueState, seat: int, view: dict) -> None:
         assert_view_keeps_secrets(s, seat, self.knowledge.known[seat], view)
-
-    def illegal(self, s: ClueState, legal: list[tuple], rng: Rng) -> tuple:
-        return random_illegal(s, legal, rng)
 
     def end(self, s: ClueState) -> None:
         assert s.result["reason"] in ("solved", "unsolved", "all-eliminated", "round-limit")
@@ -207,14 +202,8 @@ test_sample_of_games_keeps_every_invariant, test_soak_games = sweep(play_checked
 def test_sweep_reaches_the_rare_rules():
     """The sweep is not all alike: it sees eliminations, solved games, centre looks, aside looks,
     secret passages, character powers, Master of Whisperers and Raven peeks."""
-    seen: set[str] = set()
-    how: set[str] = set()
-    for ev in sweep_events("clue", game_setup, range(0, 500, 7)):
-        seen.add(ev["t"])
-        if ev["t"] == "move":
-            how.add(ev["how"])
-        if ev["t"] == "end":
-            seen.add("end:" + ev["reason"])
+    seen = kinds_seen("clue", game_setup, range(0, 500, 7), move="how", end="reason")
+    how = {k.removeprefix("move:") for k in seen if k.startswith("move:")}
     for t in ("eliminated", "end:solved", "centre_look", "aside", "power", "peek", "show", "no_show", "stay"):
         assert t in seen, t
     assert {"walk", "passage", "teleport", "rumor"} <= how

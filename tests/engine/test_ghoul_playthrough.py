@@ -20,7 +20,7 @@ The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 
 
 from __future__ import annotations
 
-from engine_contract import GameChecks, bot_playout, sweep, sweep_events
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, sweep
 
 from engine.core import Rng
 from engine.ghoul.data import MASK, SUITS, load_data
@@ -121,17 +121,14 @@ def random_illegal(s: GhoulState, legal: list[tuple], r: Rng) -> tuple:
             return a
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may know of the Support tokens, worked out from the true log by the rules."""
 
     def __init__(self, players: int) -> None:
         self.token: list[list[str | None]] = [[None] * players for _ in range(players)]
-        self.read = 0
 
     def update(self, s: GhoulState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "support_token":
                 self.token[ev["seat"]][ev["seat"]] = ev["token"]
@@ -184,6 +181,7 @@ def assert_view_keeps_secrets(s: GhoulState, seat: int, know: Knowledge, v: dict
 
 
 class GhoulChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
     views = "rotate"  # the seat to act and one other each step (every event is still read by every seat)
     text_every = 25
 
@@ -199,9 +197,6 @@ class GhoulChecks(GameChecks):
 
     def seat_view(self, s: GhoulState, seat: int, view: dict) -> None:
         assert_view_keeps_secrets(s, seat, self.know, view)
-
-    def illegal(self, s: GhoulState, legal: list[tuple], rng: Rng) -> tuple:
-        return random_illegal(s, legal, rng)
 
     def end(self, s: GhoulState) -> None:
         res = s.result
@@ -235,22 +230,14 @@ test_sample_of_games_keeps_every_invariant, test_soak_games = sweep(play_checked
 def test_sweep_reaches_every_ending_and_the_rare_rules():
     """The sweep is not all alike: every way a game ends, interrogations of 3 cards, exchanges of
     face-up cards, refills, Support looks and swaps, Cover Up Tracks and the special action."""
-    seen: set[str] = set()
-    for ev in sweep_events("ghoul", game_setup, range(0, 500, 2)):
-        seen.add(ev["t"])
-        if ev["t"] == "end":
-            seen.add("end:" + ev["reason"])
-        if ev["t"] == "interrogate" and ev["count"] == 3:
-            seen.add("three")
-        if ev["t"] == "face_up":
-            seen.add("face_up:" + ev["why"])
+    seen = kinds_seen("ghoul", game_setup, range(0, 500, 2), end="reason", face_up="why", interrogate="count")
     for t in (
         "end:pool",
         "end:attack",
         "end:special",
         "end:defence",
         "end:instant",
-        "three",
+        "interrogate:3",
         "face_up:refill",
         "face_up:mask",
         "face_up:left",

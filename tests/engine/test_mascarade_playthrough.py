@@ -20,7 +20,7 @@ The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 
 
 from __future__ import annotations
 
-from engine_contract import GameChecks, bot_playout, sweep, sweep_events
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, sweep
 
 from engine.core import Rng
 from engine.mascarade import Config, load_masks, load_rules, table_count
@@ -77,7 +77,7 @@ def assert_cards_conserved(s: MascaradeState) -> None:
     assert sorted(s.cards) == sorted(s.config.mask_set()), "the cards no longer add up to the set"
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may know of every place, worked out from the true log by the rules,
     without trusting the engine's own idea of who sees what."""
 
@@ -85,13 +85,10 @@ class Knowledge:
         n = s.config.players
         self.n = n
         self.known: list[list[str | None]] = [[None] * len(s.cards) for _ in range(n)]
-        self.read = 0
 
     def update(self, s: MascaradeState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
         k = self.known
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "opening":
                 for row in k:
@@ -214,6 +211,7 @@ def random_illegal(s: MascaradeState, legal: list[tuple], r: Rng) -> tuple:
 
 
 class MascaradeChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
     views = "rotate"  # the seat to act and one other each step (every event is still read by every seat)
 
     def start(self, s: MascaradeState) -> None:
@@ -230,9 +228,6 @@ class MascaradeChecks(GameChecks):
 
     def moved(self, before: MascaradeState, after: MascaradeState) -> None:
         assert_coins_move_by_the_rules(before, after)
-
-    def illegal(self, s: MascaradeState, legal: list[tuple], rng: Rng) -> tuple:
-        return random_illegal(s, legal, rng)
 
     def end(self, s: MascaradeState) -> None:
         assert total_coins(s) == self.total
@@ -268,15 +263,9 @@ test_sample_of_games_keeps_every_invariant, test_soak_games = sweep(play_checked
 
 def test_sweep_reaches_every_power_and_ending():
     """The sweep is not all alike: every mask's power is used, and the game ends every way."""
-    powers: set[str] = set()
-    endings: set[str] = set()
-    kinds: set[str] = set()
-    for ev in sweep_events("mascarade", game_setup, range(1, 500, 2)):
-        kinds.add(ev["t"])
-        if ev["t"] == "power":
-            powers.add(ev["mask"])
-        if ev["t"] == "end":
-            endings.add(ev["reason"])
+    kinds = kinds_seen("mascarade", game_setup, range(1, 500, 2), power="mask", end="reason")
+    powers = {k.removeprefix("power:") for k in kinds if k.startswith("power:")}
+    endings = {k.removeprefix("end:") for k in kinds if k.startswith("end:")}
     assert powers == set(MASKS)
     assert {"coins", "bankrupt", "cheater"} <= endings
     assert {"reveal", "fine", "shown", "spy_look", "verdict", "uncontested", "claim", "look"} <= kinds

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine_contract import GameChecks, bot_playout, sweep
+from engine_contract import GameChecks, LogReader, bot_playout, sweep
 
 from engine.core import Rng
 from engine.masque import (
@@ -108,21 +108,18 @@ def random_illegal(s: MasqueState, legal: list[tuple], r: Rng) -> tuple:
             return a
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may legitimately know, worked out from the true log by the rulebook,
     without trusting the engine's own idea of who sees what."""
 
     def __init__(self, players: int) -> None:
         self.cards: list[set[str]] = [set() for _ in range(players)]  # Gossip card names
         self.looks: list[set[tuple[int, int]]] = [set() for _ in range(players)]
-        self.read = 0
         self.revealed_round = False
         self.midnight = False
 
     def update(self, s: MasqueState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "draw" and ev["card"] in GOSSIP_NAMES:
                 self.cards[ev["seat"]].add(ev["card"])
@@ -194,6 +191,7 @@ def assert_view_keeps_secrets(s: MasqueState, seat: int, know: Knowledge, v: dic
 
 
 class MasqueChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
     text_every = 60
 
     def __init__(self, players: int) -> None:
@@ -205,9 +203,6 @@ class MasqueChecks(GameChecks):
 
     def seat_view(self, s: MasqueState, seat: int, view: dict) -> None:
         assert_view_keeps_secrets(s, seat, self.know, view)
-
-    def illegal(self, s: MasqueState, legal: list[tuple], rng: Rng) -> tuple:
-        return random_illegal(s, legal, rng)
 
     def end(self, s: MasqueState) -> None:
         res = s.result
