@@ -64,7 +64,7 @@ class StrongBot(CluePlayerBase):
                 advice_locations=[here] if here is not None else [],
                 advice_budget=EXACT_BUDGET if here is not None else 0,
             )
-            empty = {"best_envelope": None, "rumors": {}, "potential": {}}
+            empty: dict = {"best_envelope": None, "rumors": {}, "potential": {}}
             self._advice[here] = sol.advice if sol.status == "ok" and sol.advice is not None else empty
         return self._advice[here]
 
