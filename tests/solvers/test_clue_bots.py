@@ -11,6 +11,7 @@ import inspect
 import json
 
 import pytest
+from bot_helpers import Spy
 
 import solvers.clue.bots as bots_module
 import solvers.clue.sheet as sheet_module
@@ -39,21 +40,6 @@ def _table(game_no: int, seats: list[str] | None = None) -> Table:
     board = ("red-keep", "meereen")[(game_no // 5) % 2]
     seats = seats or [("notes", "random")[(i + game_no) % 2] for i in range(players)]
     return Table("clue", ClueConfig(board=board, players=players, centre_pile=game_no % 3 == 0), 100 + game_no, seats)
-
-
-class Spy:
-    """Stands in for a bot at the table and records exactly what the table hands it."""
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self.since = bot.since
-        self.seen: list = []
-
-    def choose(self, v):
-        self.seen.append(v)
-        action = self.bot.choose(v)
-        self.since = self.bot.since
-        return action
 
 
 def test_registered_bots():

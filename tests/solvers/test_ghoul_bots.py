@@ -15,6 +15,7 @@ import inspect
 import json
 
 import pytest
+from bot_helpers import Spy
 
 import solvers.ghoul.bots as bots_module
 import solvers.ghoul.strong as strong_module
@@ -59,21 +60,6 @@ def _table(game_no: int, seats: list[str] | None = None) -> Table:
     config = _config(game_no)
     seats = seats or [("heuristic", "random")[(i + game_no) % 2] for i in range(config.players)]
     return Table("ghoul", config, 100 + game_no, seats)
-
-
-class Spy:
-    """Stands in for a bot at the table and records exactly what the table hands it."""
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self.since = bot.since
-        self.seen: list = []
-
-    def choose(self, v):
-        self.seen.append(v)
-        action = self.bot.choose(v)
-        self.since = self.bot.since
-        return action
 
 
 def test_registered_bots():
