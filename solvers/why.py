@@ -18,7 +18,9 @@ def explain_module(game: str) -> Any:
     return importlib.import_module(f"solvers.{game}.explain")
 
 
-def iter_why(game: str, config: Any, log: Any, *, stop: Callable[[], bool] | None = None) -> Iterator[tuple[Any, list[int]]]:
+def iter_why(
+    game: str, config: Any, log: Any, *, stop: Callable[[], bool] | None = None
+) -> Iterator[tuple[Any, list[int]]]:
     """(fact, notes) for each certain fact in the solver's order, one at a time (a worker shows them as
     they come and stops when ``stop()`` says so)."""
     ex = explain_module(game).explainer(config, log)

@@ -323,7 +323,7 @@ def solve(
         bool, typer.Option("--refuter-model", help="Clue: weight each shown card by 1/(matching cards held).")
     ] = False,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Also give, for every certain fact, a minimal set of notes that proves it.")
+        bool, typer.Option("--explain", help="Also give, per certain fact, a minimal set of notes that proves it.")
     ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
@@ -366,7 +366,7 @@ def solve(
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
-        from tui.solve_report import print_solution, print_reasons
+        from tui.solve_report import print_reasons, print_solution
 
         print_solution(game, out)
         if explain and out.get("status") == "ok":

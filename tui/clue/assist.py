@@ -386,6 +386,27 @@ class ClueAssistScreen(AssistScreenBase):
             lines.append(f"{star} {labels.get(loc, loc):<12} {ask:<21} {r['bits']:.2f}")
         box.update("\n".join(lines))
 
+    @on(DataTable.RowSelected, "#ax-sheet")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a card, or a tap on one of its ✓/✗: why each of the card's marks is certain."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        card = sheet.card_at_cursor()
+        if card is None or sheet.solution is None or self.state != "ok":
+            return
+        marks = {h: m.sheet_cell(sheet.solution, card, h).mark for h in sheet.holders}
+        if not any(v in ("yes", "no") for v in marks.values()):
+            return
+        first = None
+        hover = sheet.hover_coordinate
+        tapped = hover.row == event.cursor_row and 0 <= hover.column < len(sheet.holders)
+        if tapped:
+            holder = sheet.holders[hover.column]
+            kind = {"yes": "at", "no": "not"}.get(marks[holder] or "")
+            if kind is None and self.app.mouse_over is sheet:
+                return  # a tap on a chance, not on a certain mark: only the detail line changes
+            first = (kind, card, holder) if kind else None
+        self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card, first=first)
+
     @on(DataTable.RowHighlighted, "#ax-sheet")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._update_detail()
