@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import derive_seed
+from engine.core import Rng, derive_seed
 from solvers.table import Table
 
 PLAYERS = {"clue": (5, 6), "mascarade": (4, 6), "masque": (4, 7), "ghoul": (4, 6)}
+_CLUE_MOVES = {"roll", "move", "stay", "passage", "teleport", "rumor", "show", "end", "decline"}
 BOT = {"clue": "notes", "mascarade": "honest", "masque": "heuristic", "ghoul": "heuristic"}
 
 
@@ -53,7 +54,7 @@ def _notes(game: str, table: Table, seat: int) -> tuple[dict, list]:
     return dict(g.config), list(g.entries())
 
 
-def sample(game: str, seed: int, *, entries: int = 60, max_steps: int = 4000) -> tuple[dict, list]:
+def sample(game: str, seed: int, *, entries: int = 60, max_steps: int = 30000) -> tuple[dict, list]:
     """The notes of one seat of a seeded bot game, stopped once the log has ``entries`` entries
     (or the game ends first)."""
     lo, hi = PLAYERS[game]
@@ -61,10 +62,21 @@ def sample(game: str, seed: int, *, entries: int = 60, max_steps: int = 4000) ->
     table = Table(game, _config(game, players), derive_seed(seed, 15), [BOT[game]] * players)
     seat = seed % players
     config, log = _notes(game, table, seat)
+    rng = Rng(derive_seed(seed, 16))
     for step in range(max_steps):
-        if table.is_over() or not table.step_bot():
+        if table.is_over():
             break
-        if step % 4 == 0:
+        if game == "clue":
+            # Random legal moves but never an accusation, so the game lasts and the notes pile up.
+            actor = table.to_act()
+            if actor is None:
+                break
+            everything = table.spec.legal_actions(table.state)
+            legal = [a for a in everything if a[0] in _CLUE_MOVES] or everything
+            table.submit(actor, rng.choice(legal))
+        elif not table.step_bot():
+            break
+        if step % 25 == 0:
             config, log = _notes(game, table, seat)
             if len(log) >= entries:
                 break

@@ -388,24 +388,25 @@ class ClueAssistScreen(AssistScreenBase):
 
     @on(DataTable.RowSelected, "#ax-sheet")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter on a card, or a tap on one of its ✓/✗: why each of the card's marks is certain."""
+        """Enter on a card: why each of its ✓ and ✗ is certain."""
         sheet = self.query_one("#ax-sheet", SheetTable)
+        by_key, sheet.by_key = sheet.by_key, False
         card = sheet.card_at_cursor()
-        if card is None or sheet.solution is None or self.state != "ok":
+        if not by_key or card is None or sheet.solution is None or self.state != "ok":
             return
-        marks = {h: m.sheet_cell(sheet.solution, card, h).mark for h in sheet.holders}
-        if not any(v in ("yes", "no") for v in marks.values()):
+        if any(m.sheet_cell(sheet.solution, card, h).mark in ("yes", "no") for h in sheet.holders):
+            self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card)
+
+    @on(SheetTable.Tapped, "#ax-sheet")
+    def _cell_tapped(self, event: SheetTable.Tapped) -> None:
+        """One tap on a ✓ or ✗: why it is certain (with the card's other marks below it)."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        if self.app.screen is not self or sheet.solution is None or self.state != "ok":
             return
-        first = None
-        hover = sheet.hover_coordinate
-        tapped = hover.row == event.cursor_row and 0 <= hover.column < len(sheet.holders)
-        if tapped:
-            holder = sheet.holders[hover.column]
-            kind = {"yes": "at", "no": "not"}.get(marks[holder] or "")
-            if kind is None and self.app.mouse_over is sheet:
-                return  # a tap on a chance, not on a certain mark: only the detail line changes
-            first = (kind, card, holder) if kind else None
-        self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card, first=first)
+        kind = {"yes": "at", "no": "not"}.get(m.sheet_cell(sheet.solution, event.card, event.holder).mark)
+        if kind is not None:
+            card = event.card
+            self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card, first=(kind, card, event.holder))
 
     @on(DataTable.RowHighlighted, "#ax-sheet")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
