@@ -20,13 +20,86 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solvers.clue.counting import count
+from solvers.clue.counting import count, propagate
 from solvers.clue.model import ENVELOPE, Problem, build_inputs, build_problem
 from solvers.explain import Explainer
 
 __all__ = ["ClueOracle", "clue_explainer", "fact_json", "fact_sentence", "note_sentence"]
 
 Fact = tuple[str, str, str]
+_WITNESSES = 48  # deals kept to answer "not certain" without a search
+_NODES = 64  # search nodes before a yes/no question goes to CP-SAT
+
+
+class _Budget(Exception):
+    """The search took more nodes than it may."""
+
+
+def feasible(
+    caps: list[int], allowed: list[int], clauses: list[Any], budget: list[int] | None = None
+) -> list[int] | None:
+    """Is there one deal (every card at an allowed holder, every holder full, every clause met)?
+
+    Depth-first search with the counter's own propagation at every node (sound: it only applies
+    forced facts).  A yes/no question is much cheaper than a count: most answers come from
+    propagation alone, and a deal, when there is one, is usually found on the first path.
+    Returns the deal (the holder of every card) or None.  ``budget`` (a one-item list) caps the
+    nodes searched; :class:`_Budget` is raised when they run out.
+    """
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Budget
+    prop = propagate(caps, allowed, clauses, [])
+    if prop is None:
+        return None
+    cap, allowed, fixed, cl, _, _ = prop
+    unfixed = [c for c in range(len(allowed)) if fixed[c] < 0]
+    if not unfixed:
+        return [a.bit_length() - 1 for a in allowed] if not cl and not any(cap) else None
+    if not cl:
+        deal = _greedy(cap, allowed, unfixed)
+        if deal is not None:
+            return deal
+    if cl:  # satisfy a clause first: try its literals' holders before the others
+        c0, m0 = cl[0][0]
+        card, first = c0, allowed[c0] & m0
+    else:
+        card = min(unfixed, key=lambda c: bin(allowed[c]).count("1"))
+        first = allowed[card]
+    a = allowed[card]
+    order = [h for h in range(len(caps)) if first >> h & 1]
+    order += [h for h in range(len(caps)) if a >> h & 1 and not first >> h & 1]
+    for h in order:
+        trial = list(allowed)
+        trial[card] = 1 << h
+        deal = feasible(caps, trial, list(cl), budget)
+        if deal is not None:
+            return deal
+    return None
+
+
+def _greedy(cap: list[int], allowed: list[int], unfixed: list[int]) -> list[int] | None:
+    """A quick try at filling the holders without clauses: the most constrained card first, to the
+    holder with the most room to spare; None when it gets stuck (the search then decides)."""
+    room = list(cap)
+    demand = [0] * len(cap)
+    for c in unfixed:
+        for h in range(len(cap)):
+            if allowed[c] >> h & 1:
+                demand[h] += 1
+    deal = [a.bit_length() - 1 for a in allowed]
+    for c in sorted(unfixed, key=lambda c: bin(allowed[c]).count("1")):
+        options = [h for h in range(len(cap)) if allowed[c] >> h & 1 and room[h] > 0]
+        if not options:
+            return None
+        h = max(options, key=lambda h: (room[h] - demand[h], room[h]))
+        deal[c] = h
+        room[h] -= 1
+        for g in range(len(cap)):
+            if allowed[c] >> g & 1:
+                demand[g] -= 1
+    return deal if not any(room) else None
 
 
 class ClueOracle:
@@ -40,6 +113,7 @@ class ClueOracle:
         self.hmask = {h: sum(1 << i for i, n in enumerate(names) if n == h) for h in self.holders}
         self.card_index = {c: i for i, c in enumerate(problem.cards)}
         self._model: Any = None
+        self._witnesses: list[list[int]] = []  # deals found by earlier searches, newest first
 
     def _inputs(self, kept: frozenset[int]) -> tuple[list[int], list[int], list[Any]]:
         caps, allowed, clauses, _ = build_inputs(self.problem, sorted(kept))
@@ -62,13 +136,45 @@ class ClueOracle:
         return out
 
     def holds(self, fact: Fact, kept: frozenset[int]) -> bool:
-        """No deal of ``kept`` has the fact's negation (one count without marginals)."""
+        """No deal of ``kept`` has the fact's negation (a search for one such deal)."""
         kind, card, holder = fact
         caps, allowed, clauses = self._inputs(kept)
         c = self.card_index[card]
         m = self.hmask[holder]
         allowed[c] &= ~m if kind == "at" else m
-        return count(caps, allowed, clauses, marginals=False).total == 0
+        neg = (c, ~m if kind == "at" else m)
+        for k, deal in enumerate(self._witnesses):
+            if self._fits(deal, kept, neg):
+                if k:
+                    self._witnesses.insert(0, self._witnesses.pop(k))
+                return False
+        try:
+            deal = feasible(caps, allowed, clauses, [_NODES])
+        except _Budget:  # a hard case: CP-SAT decides, or else the exact counter
+            verdict = self._cpsat_holds(fact, kept)
+            if verdict is None:
+                verdict = count(caps, allowed, clauses, marginals=False).total == 0
+            return verdict
+        if deal is None:
+            return True
+        self._witnesses.insert(0, deal)
+        del self._witnesses[_WITNESSES:]
+        return False
+
+    def _fits(self, deal: list[int], kept: frozenset[int], neg: tuple[int, int]) -> bool:
+        """Does a deal found before meet the notes ``kept`` and the negated fact?  (No search needed.)"""
+        if not neg[1] >> deal[neg[0]] & 1:
+            return False
+        entries = self.problem.entries
+        for i in kept:
+            atoms = entries[i]
+            for c, m in atoms.restrict:
+                if not m >> deal[c] & 1:
+                    return False
+            for clause in atoms.clauses:
+                if not any(m >> deal[c] & 1 for c, m in clause):
+                    return False
+        return True
 
     # ---------------------------------------------------------------- CP-SAT
 
@@ -105,15 +211,9 @@ class ClueOracle:
 
         if self._model is None:
             self._build_model()
-        model, x, lits = self._model
-        kind, card, holder = fact
-        c = self.card_index[card]
-        slots = [h for h in range(len(self.problem.caps)) if (c, h) in x and self.hmask[holder] >> h & 1]
-        if kind == "at":
-            negation = [x[c, h].Not() for h in slots]
-        elif len(slots) == 1:
-            negation = [x[c, slots[0]]]
-        else:
+        model, _x, lits = self._model
+        negation = self._negation(fact)
+        if negation is None:
             return None
         model.clear_assumptions()
         model.add_assumptions([*negation, *lits])
@@ -123,6 +223,33 @@ class ClueOracle:
             return None
         index = {lit.index: i for i, lit in enumerate(lits)}
         return sorted(index[v] for v in solver.sufficient_assumptions_for_infeasibility() if v in index)
+
+    def _cpsat_holds(self, fact: Fact, kept: frozenset[int], *, time_limit: float = 1.0) -> bool | None:
+        """CP-SAT's verdict: is the fact's negation infeasible under the notes ``kept``? (None: gave up.)"""
+        from ortools.sat.python import cp_model
+
+        if self._model is None:
+            self._build_model()
+        model, _x, lits = self._model
+        negation = self._negation(fact)
+        if negation is None:
+            return None
+        model.clear_assumptions()
+        model.add_assumptions([*negation, *(lits[i] for i in sorted(kept))])
+        status = _cp_solver(time_limit).solve(model)
+        if status == cp_model.INFEASIBLE:
+            return True
+        return False if status in (cp_model.FEASIBLE, cp_model.OPTIMAL) else None
+
+    def _negation(self, fact: Fact) -> list[Any] | None:
+        """The fact's negation as CP-SAT literals (None when it is not one conjunction of literals)."""
+        _model, x, _lits = self._model
+        kind, card, holder = fact
+        c = self.card_index[card]
+        slots = [h for h in range(len(self.problem.caps)) if (c, h) in x and self.hmask[holder] >> h & 1]
+        if kind == "at":
+            return [x[c, h].Not() for h in slots]
+        return [x[c, slots[0]]] if len(slots) == 1 else None
 
     def cpsat_certain(self, *, time_limit: float = 1.0) -> list[Fact] | None:
         """Every ✓/✗ by the feasibility of each negated fact under every note (None if CP-SAT gave up)."""
@@ -154,14 +281,18 @@ class ClueOracle:
 
 
 def _cp_solver(time_limit: float) -> Any:
-    """One deterministic CP-SAT solver: one worker, a fixed seed, no presolve (the model is tiny
-    and presolve costs more than it saves), a time limit."""
+    """One deterministic CP-SAT solver: one worker, a fixed seed, a time limit, and none of the
+    set-up work (presolve, LP, symmetry, probing) that costs more than it saves on a model this
+    small: 10 ms a core instead of 43 (benchmarks/explain.py)."""
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
     solver.parameters.cp_model_presolve = False
+    solver.parameters.linearization_level = 0  # no LP: the model is pure Boolean
+    solver.parameters.symmetry_level = 0
+    solver.parameters.cp_model_probing_level = 0
     solver.parameters.max_time_in_seconds = time_limit
     return solver
 

@@ -26,7 +26,6 @@ from solvers.mascarade.solver import solve as mascarade_solve
 from solvers.masque.explain import NOTE_TYPES, masque_explainer
 from solvers.masque.solver import solve as masque_solve
 
-
 # ------------------------------------------------------------------ the solver's own verdicts
 
 

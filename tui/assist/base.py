@@ -101,7 +101,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     GATED: ClassVar[tuple[str, ...]] = ("entry", "undo", "edit", "delete", "view", "page")  # main mode only
     PAGE_TYPES: ClassVar[tuple[type[Widget], ...]] = (VerticalScroll,)  # focused widgets that page themselves
     SETUP_FORM: ClassVar[type[Widget]] = Widget
-    BINDINGS: ClassVar = [Binding("w", "why", "Why?", show=False, id="assist.why")]
+    BINDINGS: ClassVar = [Binding("y", "why", "Why?", show=False, id="assist.why")]
 
     class Solved(Message):
         """A solver answer for the log of generation ``gen``."""
@@ -395,7 +395,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     # ------------------------------------------------------------------ why is it certain
 
     def action_why(self) -> None:
-        """Every certain fact with the notes behind it (w)."""
+        """Every certain fact with the notes behind it (y: whY)."""
         self.open_why("Why is it certain? Every certain fact and the notes that prove it")
 
     def open_why(self, title: str, wanted: FactFilter | None = None, first: Any = None) -> None:

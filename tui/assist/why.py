@@ -113,7 +113,7 @@ class WhyScreen(ModalScreen[int | None]):
         options: list[Option | None] = [] if k == 0 else [None]
         options.append(Option(f"• {said}. Why:", disabled=True))
         if not notes:
-            options.append(Option("   from the setup alone (no note needed).", disabled=True))
+            options.append(Option("   no note needed: it follows from the setup and the events logged.", disabled=True))
         for i in notes:
             options.append(Option("   " + note_label(self.mod, self.notes_log, i, self.me), id=f"note-{k}-{i}"))
         if notes:

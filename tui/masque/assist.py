@@ -166,7 +166,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         Binding("r", "replace", "Replace", id="mq.replace"),
         Binding("v", "variant", "Variant", show=False, id="mq.variant"),
         *[Binding(str(k + 1), f"slot({k})", f"Slot {SLOTS[k]}", show=False) for k in range(len(SLOTS))],
-        Binding("w", "why", "Why?", show=False, id="mq.why"),
+        Binding("y", "why", "Why?", show=False, id="mq.why"),
         Binding("escape", "close", "Close", id="mq.close"),
     ]
 
@@ -364,7 +364,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     # ----------------------------------------------------------------- why is it certain
 
     def action_why(self, first: tuple[str, str] | None = None) -> None:
-        """Every certain room with the notes that prove it (w, or a tap on a ✓/✗ of the grid)."""
+        """Every certain room with the notes that prove it (y, or a tap on a ✓/✗ of the grid)."""
         from tui.assist.why import WhyScreen
 
         if not self.result or self.result.get("status") != "ok":
@@ -378,7 +378,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             self._draw()
             self.notify(f"Entry #{index + 1} selected: Replace (r) or Delete (x) it.", title="Why?")
 
-        title = "Why is it certain? " + ("Every certain room" if first is None else f"{first[1]}")
+        title = "Why is it certain? Every certain room" if first is None else f"Why? {first[1]}"
         wanted = None if first is None else (lambda f: f[1].split()[0] == first[1].split()[0])
         self.app.push_screen(WhyScreen("masque", copy_json(self.config), copy_json(self.entries), title=title,
                                        wanted=wanted, first=first), done)
