@@ -196,10 +196,10 @@ class ClueOracle:
         for i, atoms in enumerate(p.entries):
             a = model.new_bool_var(f"note{i}")
             lits.append(a)
-            for c, m in atoms.restrict:
-                for h in range(nh):
-                    if (c, h) in x and not (m >> h & 1):
-                        model.add_implication(a, x[c, h].Not())
+            for c, m in atoms.restrict:  # "c lies with a holder in m": one clause, given exactly one holder
+                inside = [x[c, h] for h in range(nh) if (c, h) in x and m >> h & 1]
+                if len(inside) < sum(1 for h in range(nh) if (c, h) in x):
+                    model.add_bool_or([*inside, a.Not()])
             for clause in atoms.clauses:
                 terms = [x[c, h] for c, m in clause for h in range(nh) if (c, h) in x and m >> h & 1]
                 model.add_bool_or([*terms, a.Not()])
