@@ -322,6 +322,9 @@ def solve(
     refuter_model: Annotated[
         bool, typer.Option("--refuter-model", help="Clue: weight each shown card by 1/(matching cards held).")
     ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Also give, per certain fact, a minimal set of notes that proves it.")
+    ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
     _check_game(game, solvable(game), "solvable")
@@ -351,12 +354,23 @@ def solve(
     except SolverInputError as e:
         _fail(str(e))
         return
+    reasons: list[str] = []
+    if explain and out.get("status") == "ok":
+        from solvers.why import why_json
+
+        try:
+            out["why"], reasons = why_json(game, session.config, session.log)
+        except SolverInputError as e:
+            _fail(str(e))
+            return
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
-        from tui.solve_report import print_solution
+        from tui.solve_report import print_reasons, print_solution
 
         print_solution(game, out)
+        if explain and out.get("status") == "ok":
+            print_reasons(reasons)
     if out.get("status") != "ok":
         raise typer.Exit(2)
 

@@ -174,3 +174,13 @@ def print_solution(game: str, out: dict[str, Any]) -> None:
         con.print(f"Conflicting log entries: {', '.join(str(i) for i in out.get('conflict', []))}")
         return
     PRINTERS[game](out, con)
+
+
+def print_reasons(reasons: list[str]) -> None:
+    """The ``--explain`` part: why each certain fact is certain, one line each."""
+    con = Console()
+    con.print("[bold]Why[/] (the fewest notes that prove each certain fact, in log order):")
+    if not reasons:
+        con.print("  nothing is certain yet.")
+    for line in reasons:
+        con.print(f"  {line}", markup=False, highlight=False)

@@ -313,6 +313,16 @@ class GhoulAssistScreen(AssistScreenBase):
             f"({g.char_label(c['character'])}) · session {self.session_id}"
         )
 
+    def on_click(self, event: events.Click) -> None:
+        """A tap on a player's row of the grid: why their certain facts are certain."""
+        if event.widget is None or event.widget.id != "gx-grid" or not self.config.get("players"):
+            return
+        names = list(self.config["players"])
+        row = event.y - 1
+        if 0 <= row < len(names):
+            name = names[row]
+            self.open_why(f"Why? {name}", wanted=lambda f: f[1] == name)
+
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
             self._apply_view()
