@@ -97,9 +97,15 @@ def test_a_markup_name_is_drawn_as_text_at_the_table(service):
             app.push_screen(screen)
             for _ in range(50):
                 await pilot.pause(0.1)
-                if "[b]Bot[/b] 2" in drawn(screen):
+                players = screen.query("#players").first(Static) if screen.query("#players") else None
+                if players is not None and "Bot 3" in str(players.render()):
                     break
-            assert "[b]Bot[/b] 2" in drawn(screen)
+            assert players is not None
+            assert "[b]Bot[/b] 2" in str(players.render())  # the list of players at the table
+            # Every line the play screen draws goes through one funnel; a name in it stays text.
+            screen._put("#status", f"{HOSTILE}'s turn · [b]Bot[/b] 2 to act")
+            await pilot.pause()
+            assert str(screen.query_one("#status", Static).render()) == f"{HOSTILE}'s turn · [b]Bot[/b] 2 to act"
             assert app.is_running
 
     asyncio.run(asyncio.wait_for(scenario(), 90))
