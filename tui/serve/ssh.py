@@ -180,6 +180,7 @@ class AppSession:
         self.child: asyncio.subprocess.Process | ForkedChild | None = None
         self.master: int | None = None
         self.last_input = time.monotonic()
+        self._drawn = False
         self._output_done = asyncio.Event()
 
     # ------------------------------------------------------------- refusing
@@ -301,6 +302,9 @@ class AppSession:
         if not data:
             self._stop_output()
             return
+        if not self._drawn:  # the idle clock starts when the player first sees something
+            self._drawn = True
+            self.last_input = time.monotonic()
         try:
             self.process.stdout.write(data)
         except Exception:  # the channel is closed: the client is gone
@@ -624,6 +628,16 @@ def serve_ssh(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
         key = load_or_create_host_key()
         announce(f"unmask: serving over SSH on {server.host}:{server.port} (ssh -p {server.port} USER@{server.host})")
         announce(f"unmask: host key {key.get_fingerprint()}")
+        forks = server.state.forks
+        if forks is not None:
+            async def say_warm() -> None:
+                for _ in range(600):
+                    if forks.ready:
+                        announce("unmask: apps start warm (fork server ready)")
+                        return
+                    await asyncio.sleep(0.1)
+
+            warm_task = asyncio.get_running_loop().create_task(say_warm())  # noqa: F841 (kept until the end)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
