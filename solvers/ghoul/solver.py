@@ -36,9 +36,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import math
+
 import numpy as np
 
 from engine.ghoul.data import DOVE, MASK, SUITS, load_data
+from solvers.ghoul.flow import FlowConflict, FlowResult, solve_flow
 from solvers.ghoul.hands import Universe, bits, universe
 from solvers.ghoul.model import Problem, SolverInputError, build_problem
 
@@ -102,6 +105,8 @@ class Solution:
     conflict: list[int] = field(default_factory=list)
     message: str = ""
     counting: Any = None  # the _Counting behind the marginals, kept for sampling worlds
+    approximate: list[str] = field(default_factory=list)  # why the exact pass is not exact
+    method: str = "bound"  # "flow" (the exact card-flow pass) or "bound" (per-player sets)
 
 
 # --------------------------------------------------------------------------- step 1
@@ -689,19 +694,34 @@ def _likelihoods(f: Filtered, classes: list[tuple[int, list[str]]], b: Behaviour
 
 
 def solve_problem(
-    problem: Problem, subset: Sequence[int] | None = None, marginals: bool = True, behaviour: Behaviour | None = None
+    problem: Problem,
+    subset: Sequence[int] | None = None,
+    marginals: bool = True,
+    behaviour: Behaviour | None = None,
+    flow: bool = True,
 ) -> Solution:
-    """Steps 1 and 2 for a checked problem (or a subset of its log)."""
+    """The posterior for a checked problem (or a subset of its log).
+
+    Without a behaviour model and with ``flow``, the exact card-flow pass
+    (:mod:`solvers.ghoul.flow`) runs when the table is small enough; otherwise (or for a bot's
+    behaviour model) the per-player bound of steps 1-2 above (``exact`` false)."""
     try:
         f = filter_log(problem, subset)
     except _Conflict:
         return Solution(status="contradiction")
+    if flow and behaviour is None:
+        try:
+            fr = solve_flow(problem, f.fixed, f.allowed, subset, chance=problem.exchange_chance)
+        except FlowConflict:
+            return Solution(status="contradiction")
+        if fr is not None:
+            return _from_flow(f, fr)
     cnt = _Counting(f, behaviour)
     if not cnt.ok:
         return Solution(status="contradiction")
     sol = Solution(
         status="ok",
-        exact=f.exact and behaviour is None,
+        exact=False,
         worlds=cnt.total,
         filtered=f,
         classes=[(j, chars) for j, chars in cnt.classes],
@@ -733,6 +753,34 @@ def solve_problem(
                 for ch in chars:
                     ident[ch] = ident.get(ch, 0.0) + v / len(chars)
         sol.identity.append(ident)
+    return sol
+
+
+def _from_flow(f: Filtered, fr: FlowResult) -> Solution:
+    """A :class:`Solution` from the exact pass: one class per character still unknown."""
+    p = f.problem
+    uni = f.uni
+    unknown_chars = sorted({c for q in range(p.n) if f.fixed[q] is None for c in fr.identity[q]})
+    classes: list[tuple[int, list[str]]] = []
+    class_of: dict[str, int] = {}
+    for c in unknown_chars:
+        inst = _CHARS[c].instant
+        class_of[c] = len(classes)
+        classes.append((f.instants.index(inst) if inst in f.instants else 0, [c]))
+    sol = Solution(
+        status="ok",
+        exact=not fr.approximate,
+        worlds=fr.total * math.prod(math.factorial(k) for k in p.deck),
+        filtered=f,
+        classes=classes,
+        approximate=fr.approximate,
+        method="flow",
+    )
+    for q in range(p.n):
+        sol.hand_probs.append({uni.hands[hi]: v for hi, v in fr.hand_probs[q].items()})
+        sol.identity.append({c: float(v) for c, v in fr.identity[q].items()})
+        fixed = f.fixed[q] is not None
+        sol.joint.append({(-1 if fixed else class_of[c], hi): v for (c, hi), v in fr.char_hand[q].items()})
     return sol
 
 
@@ -849,6 +897,9 @@ def _summary(sol: Solution) -> dict[str, Any]:
     return {
         "status": "ok",
         "exact": sol.exact,
+        "method": sol.method,
+        "approximate": list(sol.approximate),
+        "exchange_chance": p.exchange_chance,
         "worlds": sol.worlds,
         "hands": hands,
         "certain": certain,
