@@ -278,35 +278,70 @@ class _Pass:
         H[:, b] = nb[ok]
         self.merge(H, self.W[ok])
 
-    def hidden_exchange(self, a: int, b: int) -> None:
-        """An interrogation I could not see: no exchange, or ``a`` gives a random hidden card and
-        takes a random hidden card of ``b``."""
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        """An interrogation I could not see: no exchange, or ``a`` gives one of his cards and takes
+        one of ``b``'s, every card equally likely. In the Mask variant the face-up cards count
+        among them; a face-up card that leaves the board, or a Mask that replaces a face-up card,
+        is seen by everyone (``changed``: the players whose face-up card changed, and how)."""
+        p = self.p
+        board = p.mask and self.face_up[a] is not None and self.face_up[b] is not None
+        if p.mask and not board:
+            self.approximate.append("a face-up card is unknown at an interrogation I could not see")
         ca, sa = self.hidden_counts(a, self.H[:, a])
         cb, sb = self.hidden_counts(b, self.H[:, b])
+        if board:
+            sa, sb = sa + 1, sb + 1
+        # Options per side: (suit, from board, count per row).
+        def options(c: np.ndarray, q: int) -> list[tuple[int, bool, np.ndarray]]:
+            opts = [(s, False, c[:, s]) for s in range(5) if c[:, s].any()]
+            if board:
+                opts.append((self.face_up[q], True, np.ones(len(c), dtype=np.int64)))
+            return opts
+
         Hs = [self.H]
         Ws = [self.W * (1.0 - self.chance)]
-        for g in range(5):
-            if not ca[:, g].any():
-                continue
-            for t in range(5):
-                pr = self.chance * ca[:, g] * cb[:, t] / float(sa * sb)
+        if p.mask:
+            keep0 = self._face_events(self.H, a, b, False, False, changed)
+            Hs, Ws = [self.H[keep0]], [self.W[keep0] * (1.0 - self.chance)]
+        for g, g_board, ng in options(ca, a):
+            for t, t_board, nt in options(cb, b):
+                pr = self.chance * ng * nt / float(sa * sb)
                 ok = pr > 0
                 if not ok.any():
                     continue
-                na = self.known[g, t][self.H[ok, a]]
-                nb = self.known[t, g][self.H[ok, b]]
                 H = self.H[ok].copy()
-                H[:, a] = na
-                H[:, b] = nb
+                H[:, a] = self.known[g, t][self.H[ok, a]]
+                H[:, b] = self.known[t, g][self.H[ok, b]]
+                w = self.W[ok] * pr[ok][:, None]
+                if p.mask:
+                    keep = self._face_events(H, a, b, g_board, t_board, changed)
+                    H, w = H[keep], w[keep]
                 Hs.append(H)
-                Ws.append(self.W[ok] * pr[ok][:, None])
+                Ws.append(w)
         self.merge(np.concatenate(Hs), np.concatenate(Ws))
+
+    def _face_events(
+        self, H: np.ndarray, a: int, b: int, a_left: bool, b_left: bool, changed: dict[int, int | None]
+    ) -> np.ndarray:
+        """Rows whose public face-up events match what was seen: a card left the board, or a
+        Mask received replaced a face-up card that was not a Mask (the rulebook's Mask rules)."""
+        keep = np.ones(len(H), dtype=bool)
+        for q, left in ((a, a_left), (b, b_left)):
+            u = self.face_up[q]
+            if u is None:  # unknown face-up card: already marked approximate
+                continue
+            has_mask = self.counts[H[:, q], MASK] >= 1
+            event = np.full(len(H), True) if left else (has_mask if u != MASK else np.zeros(len(H), dtype=bool))
+            keep &= event == (q in changed)
+        return keep
 
     def preliminary(self, e: dict) -> None:
         n, me = self.n, self.p.me
         right, left = (me - 1) % n, (me + 1) % n
         if e["shown"] is not None:
             self.contains(right, e["shown"])
+        if not e["passed"]:
+            return
         # Everyone gives one card to the right at once, chosen from the hand before the phase.
         # Expand the rows by every player's give in turn (``outs[k]``: what order[k] gave).
         order = list(range(n))
@@ -374,9 +409,7 @@ class _Pass:
                 if isinstance(ex, tuple):
                     self.move_known(a, b, ex[0], ex[1])
                 elif ex == "unknown":
-                    if p.mask and any(q in e["face_up"] for q in (a, b)):
-                        self.approximate.append("a face-up card changed in an interrogation I could not see")
-                    self.hidden_exchange(a, b)
+                    self.hidden_exchange(a, b, e["face_up"])
                 for q, c in e["face_up"].items():
                     self.face_up[q] = c
                 self.face_rule(a)
@@ -446,7 +479,10 @@ class _Pass:
             identity=identity,
             char_hand=char_hand,
             states=len(self.H),
+            extra={"H": self.H, "W": self.W, "sols": self.sols, "sol_vec": self.sol_vec, "unknown": self.unknown},
         )
+
+    # (sampling lives with the result: see :func:`sample`)
 
 
 def _my_dealt_hand(problem: Any, entries: Sequence[dict]) -> tuple[int, ...] | None:
@@ -480,3 +516,21 @@ def solve_flow(
     except TooLarge:
         return None
     return ps.result()
+
+
+def sample(fr: FlowResult, fixed: list[str | None], rng: Any) -> tuple[list[int], list[str]]:
+    """One world drawn exactly from the posterior: (hand index per player, characters)."""
+    H, W = fr.extra["H"], fr.extra["W"]
+    flat = W.ravel()
+    x = rng.random() * float(flat.sum())
+    k = int(np.searchsorted(np.cumsum(flat), x, side="right"))
+    k = min(k, len(flat) - 1)
+    while flat[k] <= 0:
+        k -= 1
+    row, vec = divmod(k, W.shape[1])
+    pool = [s for s, v in zip(fr.extra["sols"], fr.extra["sol_vec"], strict=True) if v == vec]
+    pick = pool[int(rng.random() * len(pool)) % len(pool)]
+    chars = [c or "" for c in fixed]
+    for q, c in zip(fr.extra["unknown"], pick, strict=True):
+        chars[q] = c
+    return [int(h) for h in H[row]], chars

@@ -42,6 +42,7 @@ import numpy as np
 
 from engine.ghoul.data import DOVE, MASK, SUITS, load_data
 from solvers.ghoul.flow import FlowConflict, FlowResult, solve_flow
+from solvers.ghoul.flow import sample as flow_sample
 from solvers.ghoul.hands import Universe, bits, universe
 from solvers.ghoul.model import Problem, SolverInputError, build_problem
 
@@ -775,6 +776,7 @@ def _from_flow(f: Filtered, fr: FlowResult) -> Solution:
         classes=classes,
         approximate=fr.approximate,
         method="flow",
+        counting=fr,
     )
     for q in range(p.n):
         sol.hand_probs.append({uni.hands[hi]: v for hi, v in fr.hand_probs[q].items()})
@@ -786,6 +788,8 @@ def _from_flow(f: Filtered, fr: FlowResult) -> Solution:
 
 def sample_worlds(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int, ...]], list[str], int]]:
     """``k`` worlds drawn from the solution's distribution: (holdings, characters, Kaneki token seat)."""
+    if sol.method == "flow":
+        return _sample_flow(sol, k, rng)
     cnt: _Counting = sol.counting
     f = cnt.f
     n = f.problem.n
@@ -812,6 +816,28 @@ def sample_worlds(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int,
             if tk < 0:
                 tk = max(range(n), key=lambda q: f.support[q])
         out.append((hands, chars, tk))
+    return out
+
+
+def _support_seat(f: Filtered, rng: Any) -> int:
+    if f.support is None:
+        return -1
+    x = rng.random()
+    acc = 0.0
+    for q, v in enumerate(f.support):
+        acc += v
+        if x < acc:
+            return q
+    return max(range(f.problem.n), key=lambda q: f.support[q])
+
+
+def _sample_flow(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int, ...]], list[str], int]]:
+    f = sol.filtered
+    assert f is not None
+    out = []
+    for _ in range(k):
+        hands, chars = flow_sample(sol.counting, f.fixed, rng)
+        out.append(([f.uni.hands[h] for h in hands], chars, _support_seat(f, rng)))
     return out
 
 

@@ -156,6 +156,9 @@ def brute(config: dict, log: list[dict]) -> tuple[float, list[dict], list[dict]]
                     hid = hidden(hs[right], ups[right])
                     if any(hid[s] < k for s, k in enumerate(_cards(e["shown"]))):
                         continue
+                if not e.get("passed", e.get("gave") is not None or e.get("received") is not None):
+                    add((tuple(hs), chars, tuple(ups)), w)
+                    continue
                 # Every combination of gives: player q gives gives[q] to q - 1.
                 options = []
                 for q in range(n):
@@ -185,29 +188,46 @@ def brute(config: dict, log: list[dict]) -> tuple[float, list[dict], list[dict]]
                         continue
                 party = me in (a, b)
                 ex = e.get("exchange") or ("none" if party else "unknown")
+                changed = {pid[x]: (SUIT.index(c) if c else None) for x, c in (e.get("face_up") or {}).items()}
+                # Outcomes: (card a gave, from his board?, card a took, from b's board?, chance).
                 outcomes = []
                 if isinstance(ex, dict):
                     g, k = SUIT.index(ex["gave"]), SUIT.index(ex["took"])
                     if hs[a][g] >= 1 and hs[b][k] >= 1:
-                        outcomes.append((g, k, 1.0))
+                        outcomes.append((g, None, k, None, 1.0))
                 elif ex == "none":
-                    outcomes.append((None, None, 1.0))
+                    outcomes.append((None, None, None, None, 1.0))
                 else:
-                    outcomes.append((None, None, 1 - chance))
-                    ha, hb = hidden(hs[a], ups[a]), hidden(hs[b], ups[b])
-                    for g in range(5):
-                        for k in range(5):
-                            pr = chance * ha[g] / sum(ha) * hb[k] / sum(hb)
-                            if pr > 0:
-                                outcomes.append((g, k, pr))
-                for g, k, pr in outcomes:
+                    outcomes.append((None, False, None, False, 1 - chance))
+                    # Each physical card the asker holds may be the one given, each of the target's
+                    # the one taken; in the Mask variant the face-up cards are among them.
+                    def cards_of(q):
+                        out = [(s, False) for s in range(5) for _ in range(hidden(hs[q], ups[q])[s])]
+                        if mask and ups[q] is not None:
+                            out.append((ups[q], True))
+                        return out
+
+                    ga, tb = cards_of(a), cards_of(b)
+                    for g, gb in ga:
+                        for k, kb in tb:
+                            outcomes.append((g, gb, k, kb, chance / len(ga) / len(tb)))
+                for g, gb, k, kb, pr in outcomes:
                     new_hs = list(hs)
                     if g is not None:
                         new_hs[a] = swap(hs[a], g, k)
                         new_hs[b] = swap(hs[b], k, g)
+                    if mask and not party and not isinstance(ex, dict):
+                        # Seen by all: a face-up card leaving a board, or a Mask received that
+                        # must replace a face-up card that is not a Mask.
+                        seen = True
+                        for x, left in ((a, gb), (b, kb)):
+                            event = left or (ups[x] != M and new_hs[x][M] >= 1)
+                            seen &= event == (x in changed)
+                        if not seen:
+                            continue
                     new_ups = list(ups)
-                    for x, c in (e.get("face_up") or {}).items():
-                        new_ups[pid[x]] = SUIT.index(c) if c else None
+                    for x, c in changed.items():
+                        new_ups[x] = c
                     if face_ok(new_hs[a], new_ups[a]) and face_ok(new_hs[b], new_ups[b]):
                         add((tuple(new_hs), chars, tuple(new_ups)), w * pr)
             elif t in ("attack", "special"):
@@ -371,7 +391,8 @@ CASES4 = {
         {"type": "preliminary", "shown": ["transformation", "coffee"], "gave": "dove", "received": "food"},
         H("coffee", "food", "food"),
     ],
-    "preliminary without my cards": [{"type": "preliminary", "shown": ["food", "food"]}],
+    "preliminary without my cards": [{"type": "preliminary", "shown": ["food", "food"], "passed": True}],
+    "preliminary, cards not passed yet": [H("coffee", "food", "dove"), {"type": "preliminary", "shown": ["food", "food"]}],
     "move and turn": [
         H("coffee", "food", "food"),
         {"type": "move", "player": "Ben", "to": 2},
