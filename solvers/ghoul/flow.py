@@ -40,6 +40,10 @@ BUDGET = 150_000
 """Most joint states the exact pass keeps (rows); beyond it the caller falls back to the bound."""
 
 
+DEAL_BUDGET = 60_000
+"""Most dealt deals (rows) the exact pass starts from."""
+
+
 class TooLarge(Exception):
     """The joint state would exceed the budget."""
 
@@ -147,6 +151,7 @@ class _Pass:
         self.face_up: list[int | None] = [None] * n
         self.H = np.zeros((0, n), dtype=np.int64)
         self.W = np.zeros((0, self.nv))
+        self.lazy = False
 
     # --- helpers
     def mask_of(self, bits_int: int) -> np.ndarray:
@@ -168,19 +173,26 @@ class _Pass:
         self.W = self.W[keep]
         self._check()
 
-    def merge(self, H: np.ndarray, W: np.ndarray) -> None:
+    def _merge_rows(self, H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rows with equal columns summed into one."""
         if len(H) > BUDGET:
             raise TooLarge
+        if len(H) == 0:
+            raise FlowConflict
         key = np.zeros(len(H), dtype=np.int64)
-        for q in range(self.n):
+        for q in range(H.shape[1]):
             key = key * self.nh + H[:, q]
         uniq, inv = np.unique(key, return_inverse=True)
+        inv = inv.ravel()
         out = np.zeros((len(uniq), W.shape[1]))
-        np.add.at(out, inv.ravel(), W)
+        for j in range(W.shape[1]):
+            out[:, j] = np.bincount(inv, weights=W[:, j], minlength=len(uniq))
         first = np.zeros(len(uniq), dtype=np.int64)
-        first[inv.ravel()] = np.arange(len(H))
-        self.H = H[first]
-        self.W = out
+        first[inv] = np.arange(len(H))
+        return H[first], out
+
+    def merge(self, H: np.ndarray, W: np.ndarray) -> None:
+        self.H, self.W = self._merge_rows(H, W)
         self.prune()
 
     def hidden_counts(self, q: int, col: np.ndarray) -> tuple[np.ndarray, int]:
@@ -197,8 +209,37 @@ class _Pass:
         return c, size
 
     # --- the deal
+    def deal_count(self, my_hand: tuple[int, ...] | None) -> int:
+        """How many deals (rows) :meth:`deal` would make: a count over the cards left per suit."""
+        p = self.p
+        deck = np.array(p.deck, dtype=np.int64)
+        players = self.n
+        if my_hand is not None:
+            deck = deck - np.array(my_hand)
+            players -= 1
+            if (deck < 0).any():
+                raise FlowConflict
+        shape = tuple(int(d) + 1 for d in deck)
+        a = np.zeros(shape)
+        a[(0,) * 5] = 1.0
+        fits = [h for h in self.uni.hands if all(k <= d for k, d in zip(h, deck, strict=True))]
+        for _ in range(players - 1):
+            b = np.zeros(shape)
+            for h in fits:
+                src = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
+                dst = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
+                b[dst] += a[src]
+            a = b
+        # The last hand is what is left: count the cells that leave a hand.
+        total = 0.0
+        for h in fits:
+            total += a[tuple(int(d) - k for d, k in zip(deck, h, strict=True))]
+        return int(total)
+
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
         p, uni = self.p, self.uni
+        if self.deal_count(my_hand) > DEAL_BUDGET:
+            raise TooLarge
         deck = np.array(p.deck, dtype=np.int64)
         order = list(range(self.n))
         rows = np.zeros((1, 0), dtype=np.int64)
@@ -213,28 +254,41 @@ class _Pass:
             else:
                 cand = np.arange(self.nh, dtype=np.int64)
             if cand is None:
-                # The last hand is what is left.
-                idx = np.array([uni.index.get(tuple(int(x) for x in r), -1) for r in rem], dtype=np.int64)
+                # The last hand is what is left: look it up by a mixed-radix code of the counts.
+                radix = np.cumprod([1] + [p.hand_size + 1] * 4)
+                table = np.full((p.hand_size + 1) ** 5, -1, dtype=np.int64)
+                table[self.counts @ radix] = np.arange(self.nh)
+                code = np.minimum(rem, p.hand_size + 1) @ radix
+                over = (rem > p.hand_size).any(axis=1)
+                idx = np.where(over, -1, table[np.where(over, 0, code)])
                 ok = idx >= 0
                 rows, rem, w = rows[ok], rem[ok], w[ok]
                 rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
                 w = w * inv_fact[idx[ok]]
                 rem = rem * 0
                 continue
-            r_rep = np.repeat(np.arange(len(rows)), len(cand))
-            c_rep = np.tile(cand, len(rows))
-            new_rem = rem[r_rep] - self.counts[c_rep]
-            ok = (new_rem >= 0).all(axis=1)
-            if ok.sum() > BUDGET:
+            # Which candidate hands fit in what is left, per distinct remainder.
+            urem, inv = np.unique(rem, axis=0, return_inverse=True)
+            fit = (urem[:, None, :] >= self.counts[cand][None, :, :]).all(axis=2)
+            r_idx, k_idx = np.nonzero(fit[inv.ravel()])
+            if len(r_idx) > BUDGET:
                 raise TooLarge
-            rows = np.concatenate([rows[r_rep[ok]], c_rep[ok][:, None]], axis=1)
-            rem = new_rem[ok]
-            w = w[r_rep[ok]] * inv_fact[c_rep[ok]]
+            c_rep = cand[k_idx]
+            rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
+            rem = rem[r_idx] - self.counts[c_rep]
+            w = w[r_idx] * inv_fact[c_rep]
         if len(rows) == 0:
             raise FlowConflict
         self.H = rows
-        self.W = w[:, None] * self.prior[None, :]
+        # The class vectors share every row's weight until a turn tells them apart (``expand``).
+        self.W = w[:, None]
+        self.lazy = True
         self.prune()
+
+    def expand(self) -> None:
+        if self.lazy:
+            self.W = self.W * self.prior[None, :]
+            self.lazy = False
 
     # --- entries
     def face_rule(self, q: int) -> None:
@@ -247,6 +301,8 @@ class _Pass:
         self.restrict(q, ok)
 
     def not_claimed(self, q: int) -> None:
+        if len(self.instants) > 1:
+            self.expand()
         for j in range(1, len(self.instants)):
             cols = self.vec_arr[:, q] == j
             if not cols.any():
@@ -298,6 +354,8 @@ class _Pass:
                 opts.append((self.face_up[q], True, np.ones(len(c), dtype=np.int64)))
             return opts
 
+        if len(self.H) * (1 + len(options(ca, a)) * len(options(cb, b))) > 4 * BUDGET:
+            raise TooLarge
         Hs = [self.H]
         Ws = [self.W * (1.0 - self.chance)]
         if p.mask:
@@ -343,22 +401,22 @@ class _Pass:
         if not e["passed"]:
             return
         # Everyone gives one card to the right at once, chosen from the hand before the phase.
-        # Expand the rows by every player's give in turn (``outs[k]``: what order[k] gave).
-        order = list(range(n))
-        H, W = self.H, self.W
-        outs: list[np.ndarray] = []
+        # Walk the ring to the right from me, one player at a time: an extra column holds the card
+        # on its way into the current player (given by the player on its left, already removed).
+        # Columns n and n + 1: the card in transit, and the card I gave (settled at the end).
+        H = np.concatenate([self.H, np.zeros((len(self.H), 2), dtype=np.int64)], axis=1)
+        W = self.W
+        order = [(me - k) % n for k in range(n)]  # me, right, ..., left
         for q in order:
             known = e["gave"] if q == me else (e["received"] if q == left else None)
             cq, sq = self.hidden_counts(q, H[:, q])
-            if known is not None:
-                ok = cq[:, known] >= 1
-                H, W = H[ok], W[ok]
-                outs = [o[ok] for o in outs]
-                outs.append(np.full(len(H), known, dtype=np.int64))
-                continue
             parts = []
             for s in range(5):
-                pr = cq[:, s] / float(sq)
+                if known is not None and s != known:
+                    continue
+                # A card I saw given only constrains; one given out of my sight is any card of
+                # the giver's hidden hand, each equally likely.
+                pr = cq[:, s] / float(sq) if known is None else (cq[:, s] >= 1).astype(float)
                 ok = pr > 0
                 if ok.any():
                     parts.append((ok, s, pr))
@@ -366,19 +424,22 @@ class _Pass:
                 raise FlowConflict
             H = np.concatenate([H[ok] for ok, _s, _pr in parts])
             W = np.concatenate([W[ok] * pr[ok][:, None] for ok, _s, pr in parts])
-            outs = [np.concatenate([o[ok] for ok, _s, _pr in parts]) for o in outs] + [
-                np.concatenate([np.full(int(ok.sum()), s, dtype=np.int64) for ok, s, _pr in parts])
-            ]
-            if len(H) > BUDGET:
-                raise TooLarge
-        # q gives outs[q] to q - 1 and receives outs[q + 1] from its left neighbour.
-        H = H.copy()
-        ok = np.ones(len(H), dtype=bool)
-        for q in order:
-            new = self.known[outs[q], outs[(q + 1) % n], H[:, q]]
-            ok &= new >= 0
-            H[:, q] = np.where(new >= 0, new, 0)
-        self.merge(H[ok], W[ok])
+            give = np.concatenate([np.full(int(ok.sum()), s, dtype=np.int64) for ok, s, _pr in parts])
+            if q == me:
+                H[:, n + 1] = give
+            else:
+                new = self.known[give, H[:, n], H[:, q]]
+                ok = new >= 0
+                H, W, give = H[ok], W[ok], give[ok]
+                H[:, q] = new[ok]
+            H[:, n] = give
+            H, W = self._merge_rows(H, W)
+        # What is in transit now is my left neighbour's gift to me.
+        new = self.known[H[:, n + 1], H[:, n], H[:, me]]
+        ok = new >= 0
+        H, W = H[ok], W[ok]
+        H[:, me] = new[ok]
+        self.merge(H[:, :n], W)
         for q, c in e["face_up"].items():
             self.face_up[q] = c
         for q in range(n):
@@ -435,6 +496,7 @@ class _Pass:
 
     # --- results
     def result(self) -> FlowResult:
+        self.expand()
         n = self.n
         tot_rows = self.W.sum(axis=1)
         total = float(tot_rows.sum())
@@ -446,10 +508,12 @@ class _Pass:
             hand_probs.append({int(i): float(acc[i]) for i in np.nonzero(acc > 0)[0]})
         # Identities and (character, hand) joints: each class vector's weight is shared by the
         # assignments behind it.
-        per_vec_hand = []  # per player: (nv, nh) weights
+        per_vec_hand = []  # per player: (nh, nv) weights
+        nv = self.W.shape[1]
+        cols = np.arange(nv)
         for q in range(n):
-            m = np.zeros((self.nh, self.nv))
-            np.add.at(m, self.H[:, q], self.W)
+            idx = (self.H[:, q][:, None] * nv + cols[None, :]).ravel()
+            m = np.bincount(idx, weights=self.W.ravel(), minlength=self.nh * nv).reshape(self.nh, nv)
             per_vec_hand.append(m / total)
         vec_count = self.prior
         identity = [dict[str, float]() for _ in range(n)]
@@ -461,17 +525,22 @@ class _Pass:
                 col = per_vec_hand[q].sum(axis=1)
                 for hi in np.nonzero(col > 0)[0]:
                     char_hand[q][(c, int(hi))] = float(col[hi])
-        for s, v in zip(self.sols, self.sol_vec, strict=True):
-            share = 1.0 / vec_count[v]
-            for q, c in zip(self.unknown, s, strict=True):
-                col = per_vec_hand[q][:, v]
-                mass = float(col.sum()) * share
+        # Per unknown player: (class vector x character) share of the assignments behind it.
+        chars = sorted({c for sol in self.sols for c in sol})
+        cidx = {c: k for k, c in enumerate(chars)}
+        for k, q in enumerate(self.unknown):
+            share = np.zeros((self.nv, len(chars)))
+            for sol, v in zip(self.sols, self.sol_vec, strict=True):
+                share[v, cidx[sol[k]]] += 1.0 / vec_count[v]
+            m = per_vec_hand[q] @ share  # (nh, characters)
+            for j, c in enumerate(chars):
+                col = m[:, j]
+                mass = float(col.sum())
                 if mass <= 0:
                     continue
-                identity[q][c] = identity[q].get(c, 0.0) + mass
+                identity[q][c] = mass
                 for hi in np.nonzero(col > 0)[0]:
-                    key = (c, int(hi))
-                    char_hand[q][key] = char_hand[q].get(key, 0.0) + float(col[hi]) * share
+                    char_hand[q][(c, int(hi))] = float(col[hi])
         return FlowResult(
             total=total,
             approximate=sorted(set(self.approximate)),
