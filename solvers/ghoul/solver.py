@@ -51,6 +51,7 @@ __all__ = [
     "Filtered",
     "Solution",
     "SolverInputError",
+    "certain_facts",
     "filter_log",
     "sample_worlds",
     "solve",
@@ -887,7 +888,6 @@ def _summary(sol: Solution) -> dict[str, Any]:
     names = p.names
     suits = [s for s in range(5) if p.deck[s] > 0]
     hands: dict[str, Any] = {}
-    certain: dict[str, Any] = {}
     for q in range(p.n):
         hp = sol.hand_probs[q]
         per = {}
@@ -898,18 +898,7 @@ def _summary(sol: Solution) -> dict[str, Any]:
                 "expected": _r(sum(v * h[s] for h, v in hp.items())),
             }
         hands[names[q]] = per
-        lo = {SUITS[s]: min(h[s] for h in hp) for s in suits}
-        hi = {SUITS[s]: max(h[s] for h in hp) for s in suits}
-        only = next(iter(hp)) if len(hp) == 1 else None
-        ident = sol.identity[q]
-        certain[names[q]] = {
-            "has": {s: k for s, k in lo.items() if k > 0},
-            "lacks": [s for s, k in hi.items() if k == 0],
-            "at_most": hi,
-            "hand": [SUITS[s] for s in range(5) for _ in range(only[s])] if only else None,
-            "character": next(iter(ident)) if len(ident) == 1 else None,
-            "not_characters": sorted(c for c in p.cast if c not in ident),
-        }
+    certain = _certain(sol)
     identities = {
         names[q]: {c: _r(v) for c, v in sorted(sol.identity[q].items(), key=lambda kv: -kv[1])} for q in range(p.n)
     }
@@ -939,6 +928,40 @@ def _summary(sol: Solution) -> dict[str, Any]:
         if f.ring is not None
         else None,
     }
+
+
+def certain_facts(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Only the certain facts (``solve()``'s ``certain``), or ``None`` when the log is a
+    contradiction: the cheap oracle for explanations that solve many subsets of a log (no
+    advice, objectives or minimal conflict). Raises :class:`SolverInputError`."""
+    problem = build_problem(config, log)
+    sol = solve_problem(problem)
+    if sol.status != "ok":
+        return None
+    return _certain(sol)
+
+
+def _certain(sol: Solution) -> dict[str, Any]:
+    f = sol.filtered
+    assert f is not None
+    p = f.problem
+    suits = [s for s in range(5) if p.deck[s] > 0]
+    certain: dict[str, Any] = {}
+    for q in range(p.n):
+        hp = sol.hand_probs[q]
+        lo = {SUITS[s]: min(h[s] for h in hp) for s in suits}
+        hi = {SUITS[s]: max(h[s] for h in hp) for s in suits}
+        only = next(iter(hp)) if len(hp) == 1 else None
+        ident = sol.identity[q]
+        certain[p.names[q]] = {
+            "has": {s: k for s, k in lo.items() if k > 0},
+            "lacks": [s for s, k in hi.items() if k == 0],
+            "at_most": hi,
+            "hand": [SUITS[s] for s in range(5) for _ in range(only[s])] if only else None,
+            "character": next(iter(ident)) if len(ident) == 1 else None,
+            "not_characters": sorted(c for c in p.cast if c not in ident),
+        }
+    return certain
 
 
 def objectives(sol: Solution) -> dict[str, dict[str, dict[str, Any]]]:
