@@ -122,7 +122,9 @@ def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
     else:
         note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
     chance = out.get("exchange_chance")
-    extra = f"; an interrogation I could not see ended in an exchange with chance {chance:.0%}" if chance is not None else ""
+    extra = ""
+    if chance is not None:
+        extra = f"; an interrogation I could not see ended in an exchange with chance {chance:.0%}"
     con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}{extra}).")
     hands: dict[str, dict[str, dict[str, float]]] = out["hands"]
     certain = out.get("certain", {})

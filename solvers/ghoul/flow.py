@@ -146,7 +146,8 @@ class _Pass:
         self.vec_arr = np.array(self.vecs, dtype=np.int64).reshape(self.nv, n)
         self.prior = np.bincount(np.array(sol_vec, dtype=np.int64), minlength=self.nv).astype(float)
         self.inst_hand = [np.zeros(self.nh, dtype=bool)] + [
-            self.counts[:, s] >= k for s, k in instants[1:]  # type: ignore[misc]
+            self.counts[:, s] >= k
+            for s, k in instants[1:]  # type: ignore[misc]
         ]
         self.face_up: list[int | None] = [None] * n
         self.H = np.zeros((0, n), dtype=np.int64)
@@ -347,6 +348,7 @@ class _Pass:
         cb, sb = self.hidden_counts(b, self.H[:, b])
         if board:
             sa, sb = sa + 1, sb + 1
+
         # Options per side: (suit, from board, count per row).
         def options(c: np.ndarray, q: int) -> list[tuple[int, bool, np.ndarray]]:
             opts = [(s, False, c[:, s]) for s in range(5) if c[:, s].any()]
@@ -490,9 +492,8 @@ class _Pass:
                     self.restrict(q, self.counts[:, inst[0]] >= inst[1])
                 if e["cards"] is not None:
                     self.contains(q, e["cards"], hidden=False)
-            elif t == "reveal":
-                if e["cards"] is not None:
-                    self.contains(e["player"], e["cards"], hidden=False)
+            elif t == "reveal" and e["cards"] is not None:
+                self.contains(e["player"], e["cards"], hidden=False)
 
     # --- results
     def result(self) -> FlowResult:

@@ -1,42 +1,32 @@
-"""Hands and identities for one seat of Tokyo Ghoul: Bloody Masquerade, by exact counting.
+"""Hands and identities for one seat of Tokyo Ghoul: Bloody Masquerade.
 
-Public entry point: :func:`solve` (input and output formats in ``docs/ghoul.md``).
+Public entry points: :func:`solve` (input and output formats in ``docs/ghoul.md``) and
+:func:`certain_facts` (only the certain facts, a cheap oracle for explanations).
 
-Method.
+The numbers come from the exact card-flow pass of :mod:`solvers.ghoul.flow` (worlds = dealt
+deal + hidden choices, ``docs/ghoul.md`` "The card-flow model") whenever the table is small
+enough (``"exact": true``, ``"method": "flow"``). Otherwise, and for the strong bot's behaviour
+model, they come from the per-player relaxation below (``"method": "bound"``):
 
 1. *One timeline per player.* For every player the log is replayed as a set of possible
-   hands (a bit set over at most 70 multisets, :mod:`solvers.ghoul.hands`): a Suspicion
-   answer keeps the hands that match (or do not), cards shown keep the hands that hold
-   them, an exchange I took part in moves every hand by the two known cards, and an
-   exchange I did not see (or a card passed in the preliminary phase) adds every hand one
-   card away. Because an instant victory *must* be claimed, each turn a player starts
-   without claiming removes, for each character with an instant victory, the hands that
-   would have won. So each player gets one set per "instant class" of character.
-2. *Exact counting of present deals.* The distribution is uniform over the physical deals
-   of the cards in play (so a multiset hand ``h`` weighs ``1/prod(h_s!)``), restricted to
-   deals where every player's present hand is in its set, together with an assignment of
-   the unknown characters to the unknown players (one character each). A dynamic
-   programme over players, whose state is the vector of cards used so far per suit plus
-   the characters used so far per class, counts them all and gives every marginal
-   (forward-backward, numpy arrays).
-3. *Exactness.* When nothing is known about another player before a card changes hands
-   unseen, the sets of step 1 are exactly the possible present hands and the count is
-   exact (``"exact": true``). Otherwise step 1 forgets who a hidden card came from, so the
-   possible set may be a little too large: facts reported "certain" are still always true
-   and the true hands always stay possible, but a few certain facts may be missed and the
-   probabilities are those of the uniform model over that set (``"exact": false``).
+   hands (a bit set over at most 70 multisets, :mod:`solvers.ghoul.hands`); a card that
+   moved unseen adds every hand one card away; one set per "instant class" of character.
+2. *Counting of present deals* in those sets with a dynamic programme over players
+   (cards used per suit × characters used per class, forward-backward numpy arrays).
 
-Contradictions: when no deal fits, ``status`` is ``"contradiction"`` with a minimal set of
+The sets contain every hand possible in the model, so the certain facts of the bound are
+true, but may be incomplete, and its probabilities are not the model's (``"exact": false``).
+
+Contradictions: when no world fits, ``status`` is ``"contradiction"`` with a minimal set of
 log entries that cannot all hold (found by deletion, as in the Clue solver).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import math
 
 import numpy as np
 

@@ -199,9 +199,10 @@ def brute(config: dict, log: list[dict]) -> tuple[float, list[dict], list[dict]]
                     outcomes.append((None, None, None, None, 1.0))
                 else:
                     outcomes.append((None, False, None, False, 1 - chance))
+
                     # Each physical card the asker holds may be the one given, each of the target's
                     # the one taken; in the Mask variant the face-up cards are among them.
-                    def cards_of(q):
+                    def cards_of(q, hs=hs, ups=ups):
                         out = [(s, False) for s in range(5) for _ in range(hidden(hs[q], ups[q])[s])]
                         if mask and ups[q] is not None:
                             out.append((ups[q], True))
@@ -278,7 +279,7 @@ def brute(config: dict, log: list[dict]) -> tuple[float, list[dict], list[dict]]
 
 def agree(config: dict, log: list[dict]) -> dict:
     """The solver's exact posterior equals the reference's, and so do its certain facts."""
-    total, hp, ident = brute(config, log)
+    _total, hp, ident = brute(config, log)
     problem = build_problem(config, log)
     sol = solve_problem(problem)
     assert sol.status == "ok" and sol.method == "flow"
@@ -364,7 +365,10 @@ def test_ben_gave_me_a_transformation_so_he_was_dealt_one():
 def test_all_three_doves_placed_in_the_preliminary_phase():
     """My right neighbour shows me two Doves, I give a Coffee, my left neighbour gives me a Dove: the
     player across was dealt none, so my left neighbour received no Dove and certainly holds none."""
-    log = [H("coffee", "food", "transformation"), {"type": "preliminary", "shown": ["dove", "dove"], "gave": "coffee", "received": "dove"}]
+    log = [
+        H("coffee", "food", "transformation"),
+        {"type": "preliminary", "shown": ["dove", "dove"], "gave": "coffee", "received": "dove"},
+    ]
     out = agree(cfg4(), log)
     assert "dove" in out["certain"]["Ben"]["lacks"]
     assert out["hands"]["Ben"]["dove"]["p_at_least_one"] == 0.0
@@ -392,7 +396,10 @@ CASES4 = {
         H("coffee", "food", "food"),
     ],
     "preliminary without my cards": [{"type": "preliminary", "shown": ["food", "food"], "passed": True}],
-    "preliminary, cards not passed yet": [H("coffee", "food", "dove"), {"type": "preliminary", "shown": ["food", "food"]}],
+    "preliminary, cards not passed yet": [
+        H("coffee", "food", "dove"),
+        {"type": "preliminary", "shown": ["food", "food"]},
+    ],
     "move and turn": [
         H("coffee", "food", "food"),
         {"type": "move", "player": "Ben", "to": 2},
@@ -401,7 +408,13 @@ CASES4 = {
     ],
     "interrogation I made": [
         H("coffee", "food", "food"),
-        {"type": "interrogation", "by": "Ann", "target": "Dan", "shown": ["dove", "transformation"], "exchange": {"gave": "food", "took": "dove"}},
+        {
+            "type": "interrogation",
+            "by": "Ann",
+            "target": "Dan",
+            "shown": ["dove", "transformation"],
+            "exchange": {"gave": "food", "took": "dove"},
+        },
     ],
     "interrogation of me": [H("coffee", "food", "dove"), INTERROGATE_ME, H("coffee", "dove", "dove")],
     "interrogation without exchange": [
@@ -410,7 +423,13 @@ CASES4 = {
     ],
     "interrogation I could not see": [
         H("coffee", "food", "dove"),
-        {"type": "interrogation", "by": "Ann", "target": "Ben", "count": 3, "shown": ["coffee", "coffee", "transformation"]},
+        {
+            "type": "interrogation",
+            "by": "Ann",
+            "target": "Ben",
+            "count": 3,
+            "shown": ["coffee", "coffee", "transformation"],
+        },
         {"type": "interrogation", "by": "Cat", "target": "Ben"},
         {"type": "suspicion", "rule": "coffee", "players": []},
     ],
@@ -428,16 +447,35 @@ CASES4 = {
     ],
     "attack": [
         H("coffee", "food", "dove"),
-        {"type": "attack", "by": "Dan", "target": "Ben", "by_character": "mado", "target_character": "hinami", "victim": "Ben"},
+        {
+            "type": "attack",
+            "by": "Dan",
+            "target": "Ben",
+            "by_character": "mado",
+            "target_character": "hinami",
+            "victim": "Ben",
+        },
     ],
     "attack without names": [H("coffee", "food", "dove"), {"type": "attack", "by": "Dan", "target": "Ben"}],
     "special action": [
         H("coffee", "food", "transformation"),
-        {"type": "special", "by": "Cat", "target": "Ben", "by_character": "mado", "target_character": "hinami", "victim": "Ben"},
+        {
+            "type": "special",
+            "by": "Cat",
+            "target": "Ben",
+            "by_character": "mado",
+            "target_character": "hinami",
+            "victim": "Ben",
+        },
     ],
     "instant victory": [
         H("coffee", "food", "dove"),
-        {"type": "instant", "player": "Ben", "character": "hinami", "cards": ["transformation", "transformation", "transformation"]},
+        {
+            "type": "instant",
+            "player": "Ben",
+            "character": "hinami",
+            "cards": ["transformation", "transformation", "transformation"],
+        },
     ],
     "reveal": [
         H("coffee", "food", "dove"),
@@ -479,7 +517,13 @@ def test_mask_variant_face_up_cards_and_exchanges():
         {"type": "preliminary", "shown": ["coffee", "mask"], "gave": "dove", "received": "transformation"},
         {"type": "turn", "player": "Ben"},
         {"type": "interrogation", "by": "Ben", "target": "Cat"},
-        {"type": "interrogation", "by": "Ann", "target": "Ben", "shown": ["food", "coffee"], "exchange": {"gave": "coffee", "took": "food"}},
+        {
+            "type": "interrogation",
+            "by": "Ann",
+            "target": "Ben",
+            "shown": ["food", "coffee"],
+            "exchange": {"gave": "coffee", "took": "food"},
+        },
         {"type": "suspicion", "rule": "pair", "players": ["Ann", "Ben", "Dan"]},
     ]
     agree(MASK4, log)
@@ -511,9 +555,21 @@ CASES5 = {
     "interrogations I take part in": [
         H("coffee", "coffee", "dove"),
         {"type": "turn", "player": "Ben"},
-        {"type": "interrogation", "by": "Ben", "target": "Ann", "shown": ["coffee", "dove"], "exchange": {"gave": "food", "took": "coffee"}},
+        {
+            "type": "interrogation",
+            "by": "Ben",
+            "target": "Ann",
+            "shown": ["coffee", "dove"],
+            "exchange": {"gave": "food", "took": "coffee"},
+        },
         {"type": "turn", "player": "Cat"},
-        {"type": "interrogation", "by": "Ann", "target": "Eve", "shown": ["transformation", "transformation"], "exchange": "none"},
+        {
+            "type": "interrogation",
+            "by": "Ann",
+            "target": "Eve",
+            "shown": ["transformation", "transformation"],
+            "exchange": "none",
+        },
         {"type": "suspicion", "rule": "dove", "players": []},
     ],
     "attack, cover and reveal": [
@@ -521,7 +577,14 @@ CASES5 = {
         {"type": "suspicion", "rule": "pair", "players": ["Ben", "Dan"]},
         {"type": "cover", "by": "Cat", "removed": "Ben", "added": None},
         {"type": "interrogation", "by": "Dan", "target": "Eve"},
-        {"type": "attack", "by": "Eve", "target": "Dan", "by_character": "mado", "target_character": "nishiki", "victim": "Dan"},
+        {
+            "type": "attack",
+            "by": "Eve",
+            "target": "Dan",
+            "by_character": "mado",
+            "target_character": "nishiki",
+            "victim": "Dan",
+        },
         {"type": "reveal", "player": "Ben", "character": "hide", "cards": ["transformation", "transformation", "dove"]},
     ],
     "instant and special": [

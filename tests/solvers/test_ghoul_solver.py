@@ -10,9 +10,7 @@
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 
 import pytest
 
