@@ -235,7 +235,7 @@ def _entry(p: Problem, i: int, e: Any) -> dict:
         out["gave"] = _suit(e["gave"], i) if e.get("gave") is not None else None
         out["received"] = _suit(e["received"], i) if e.get("received") is not None else None
         out["face_up"] = _face_ups(names, e.get("face_up"), i)
-        passed = e.get("passed", out["gave"] is not None or out["received"] is not None)
+        passed = e.get("passed", True)
         if not isinstance(passed, bool):
             raise _err(i, "passed is true or false (whether the cards have been passed).")
         out["passed"] = passed

@@ -156,7 +156,7 @@ def brute(config: dict, log: list[dict]) -> tuple[float, list[dict], list[dict]]
                     hid = hidden(hs[right], ups[right])
                     if any(hid[s] < k for s, k in enumerate(_cards(e["shown"]))):
                         continue
-                if not e.get("passed", e.get("gave") is not None or e.get("received") is not None):
+                if not e.get("passed", True):
                     add((tuple(hs), chars, tuple(ups)), w)
                     continue
                 # Every combination of gives: player q gives gives[q] to q - 1.
@@ -395,7 +395,7 @@ CASES4 = {
         {"type": "preliminary", "shown": ["transformation", "coffee"], "gave": "dove", "received": "food"},
         H("coffee", "food", "food"),
     ],
-    "preliminary without my cards": [{"type": "preliminary", "shown": ["food", "food"], "passed": True}],
+    "preliminary without my cards": [{"type": "preliminary", "shown": ["food", "food"]}],
     "preliminary, cards not passed yet": [
         H("coffee", "food", "dove"),
         {"type": "preliminary", "shown": ["food", "food"]},
