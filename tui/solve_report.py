@@ -125,8 +125,17 @@ def print_masque(out: dict[str, Any], con: Console | None = None) -> None:
 def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
     """Players x suits (expected count, certain in green), identities, and the advice sentence."""
     con = con or Console()
-    note = "exact" if out.get("exact") else "the possible set may be slightly too large"
-    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}).")
+    if out.get("exact"):
+        note = "exact"
+    elif out.get("method") == "flow":
+        note = "approximate: " + "; ".join(out.get("approximate") or [])
+    else:
+        note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
+    chance = out.get("exchange_chance")
+    extra = ""
+    if chance is not None:
+        extra = f"; an interrogation I could not see ended in an exchange with chance {chance:.0%}"
+    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}{extra}).")
     hands: dict[str, dict[str, dict[str, float]]] = out["hands"]
     certain = out.get("certain", {})
     suits = list(next(iter(hands.values())).keys()) if hands else []
