@@ -13,6 +13,7 @@ Delete or Undo fix it.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -54,10 +55,8 @@ def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
                 result["before"] = before
     except SolverInputError as e:
         message = str(e)
-        index = None
-        if message.startswith("Entry "):
-            head = message[6:].split(":", 1)[0]
-            index = int(head) if head.isdigit() else None
+        found = re.match(r"(?:Log entry|Entry) (\d+):", message)
+        index = int(found.group(1)) if found else None
         result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
     except Exception as e:  # a solver bug must not take the notes down
         result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
@@ -209,8 +208,10 @@ class MascaradeAssistScreen(AssistScreenBase):
     @classmethod
     def _check_setup(cls, session: Session) -> None:
         from solvers.mascarade import SolverInputError, parse_config
+        from solvers.mascarade.validate import validate
 
         try:
+            validate(session.config, session.log)
             parse_config(session.config)
         except SolverInputError as e:
             raise SessionError(f"The session's setup is not usable: {e}") from None
