@@ -152,10 +152,12 @@ class ClueAssistScreen(AssistScreenBase):
 
     @classmethod
     def _check_setup(cls, session: Session) -> None:
+        from solvers.clue.validate import validate
+
         try:
-            solve(session.config, [])
+            validate(session.config, session.log)
         except SolverInputError as e:
-            raise SessionError(f"The session's setup is not usable: {e.args[0]}") from None
+            raise SessionError(f"This session cannot be used: {e.args[0]}") from None
 
     def _started(self) -> None:
         self._build_sheet()

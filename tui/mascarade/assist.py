@@ -214,7 +214,7 @@ class MascaradeAssistScreen(AssistScreenBase):
             validate(session.config, session.log)
             parse_config(session.config)
         except SolverInputError as e:
-            raise SessionError(f"The session's setup is not usable: {e}") from None
+            raise SessionError(f"This session cannot be used: {e}") from None
 
     def _start_extra(self, session: Session) -> None:
         variant = session.extra.get("variant")
