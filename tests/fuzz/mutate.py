@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 ODD_STRINGS = ["", " ", "é", "Ünïcødé", "名前", "🂡", "\u202e", "\x00", "a" * 300, "12:10", "null", "-1", "T1",
-               "coffee", "king", "Ann", "0"]
+               "coffee", "king", "Ann", "0", "[/]", "[bold]x", "[link=x]y[/link", "\\[", "\n", "$", "{}"]
 SCALARS: list[Any] = [None, True, False, 0, 1, -1, 2, 7, 10**12, 0.5, -0.0, 1e308, float("inf")]
 
 

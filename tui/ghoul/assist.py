@@ -20,6 +20,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -453,7 +454,7 @@ class GhoulAssistScreen(AssistScreenBase):
                 if summary:
                     parts.append(summary)
             text = " · ".join(parts)
-        status.update(text)
+        status.update(Content(text))
         status.set_class(problem, "-problem")
 
     def _draw_notes(self) -> None:

@@ -21,6 +21,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -235,7 +236,7 @@ class MascaradeAssistScreen(AssistScreenBase):
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
-            self.query_one("#mx-head", Static).update(self._head_text())
+            self.query_one("#mx-head", Static).update(Content(self._head_text()))
             self._apply_view()
             self._draw_grid()
 
@@ -420,7 +421,7 @@ class MascaradeAssistScreen(AssistScreenBase):
     def _update_status(self) -> None:
         status = self.query_one("#mx-status", Static)
         text, problem = self._status_text()
-        status.update(text)
+        status.update(Content(text))
         status.set_class(problem, "-problem")
 
     def _draw_grid(self) -> None:
