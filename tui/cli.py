@@ -334,7 +334,8 @@ def solve(
     from tui.storage import read_session_file
 
     solver = importlib.import_module(f"solvers.{game}.solver")
-    SolverInputError = solver.SolverInputError
+    validator = importlib.import_module(f"solvers.{game}.validate")
+    bad_input = (solver.SolverInputError, validator.SolverInputError)
 
     try:
         session = read_session_file(file)
@@ -346,13 +347,20 @@ def solve(
     if session.mode != "assist":
         _fail(f"{file} is a {session.mode} session; solve reads assist sessions (what one seat saw).")
     try:
+        validator.validate(session.config, session.log)  # the schema first: the solver sees well-typed input
         if game == "clue":
             out = solver.solve(session.config, session.log, advice=advice, refuter_model=refuter_model).to_json()
         else:
             out = solver.solve(session.config, session.log)
             out = out.to_json() if hasattr(out, "to_json") else out
-    except SolverInputError as e:
-        _fail(str(e))
+    except bad_input as e:
+        _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
+        return
+    except RecursionError:
+        _fail(f"{file} nests its values too deeply to be a session.")
+        return
+    except Exception as e:  # a solver bug: one line, never a traceback (exit 1, not a verdict on the file)
+        _fail(f"the {game} solver failed on {file} ({e.__class__.__name__}); please report this bug.", 1)
         return
     reasons: list[str] = []
     if explain and out.get("status") == "ok":

@@ -20,6 +20,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -298,11 +299,15 @@ class GhoulAssistScreen(AssistScreenBase):
 
     @classmethod
     def _check_setup(cls, session: Session) -> None:
+        from solvers.ghoul.validate import SolverInputError, validate
+
+        try:
+            validate(session.config, session.log)
+        except SolverInputError as e:
+            raise SessionError(f"This session cannot be used: {e}") from None
         problem = g.config_problem(session.config)
         if problem:
             raise SessionError(f"The session's setup is not usable: {problem}")
-        if not all(isinstance(e, dict) for e in session.log):
-            raise SessionError("The session's log holds something that is not an entry.")
 
     def _new_setup_form(self) -> Widget:
         return GhoulSetup(wide=not self.narrow, id="ax-setup")
@@ -478,7 +483,7 @@ class GhoulAssistScreen(AssistScreenBase):
                 if summary:
                     parts.append(summary)
             text = " · ".join(parts)
-        status.update(text)
+        status.update(Content(text))
         status.set_class(problem, "-problem")
 
     def _draw_notes(self) -> None:
