@@ -368,8 +368,8 @@ def solve(
 
         try:
             out["why"], reasons = why_json(game, session.config, session.log)
-        except SolverInputError as e:
-            _fail(str(e))
+        except bad_input as e:
+            _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
             return
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
