@@ -16,3 +16,18 @@ class Spy:
         action = self.bot.choose(v)
         self.since = self.bot.since
         return action
+
+
+PLAIN = (dict, list, str, int, float, bool, type(None))
+
+
+def assert_plain(x, path: str = "view") -> None:
+    """``x`` is plain JSON data all the way down (text keys), so a bot cannot reach the state through it."""
+    assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}"
+    if isinstance(x, dict):
+        for k, v in x.items():
+            assert isinstance(k, str), f"{path} has a non-text key {k!r}"
+            assert_plain(v, f"{path}[{k!r}]")
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            assert_plain(v, f"{path}[{i}]")

@@ -11,7 +11,7 @@ import inspect
 import json
 
 import pytest
-from bot_helpers import Spy
+from bot_helpers import Spy, assert_plain
 
 import solvers.clue.bots as bots_module
 import solvers.clue.sheet as sheet_module
@@ -20,19 +20,6 @@ from engine.core import derive_seed
 from solvers.bots import bot_names, make_bot
 from solvers.clue.bots import NotesBot, RandomBot
 from solvers.table import Table
-
-PLAIN = (dict, list, str, int, float, bool, type(None))
-
-
-def _assert_plain(x, path="view") -> None:
-    assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}"
-    if isinstance(x, dict):
-        for k, v in x.items():
-            assert isinstance(k, str), f"{path} has a non-text key {k!r}"
-            _assert_plain(v, f"{path}[{k!r}]")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            _assert_plain(v, f"{path}[{i}]")
 
 
 def _table(game_no: int, seats: list[str] | None = None) -> Table:
@@ -62,7 +49,7 @@ def test_a_bot_receives_only_a_plain_view(game_no):
         assert spy.seen
         for v in spy.seen:
             assert type(v) is dict
-            _assert_plain(v)
+            assert_plain(v)
             assert json.loads(json.dumps(v)) == v
             assert not any(isinstance(x, ClueState) for x in v.values())
 

@@ -15,7 +15,7 @@ import inspect
 import json
 
 import pytest
-from bot_helpers import Spy
+from bot_helpers import Spy, assert_plain
 
 import solvers.ghoul.bots as bots_module
 import solvers.ghoul.strong as strong_module
@@ -37,19 +37,7 @@ from solvers.bots import BOT_HELP, bot_names, make_bot
 from solvers.ghoul.bots import HeuristicBot, RandomBot, StrongBot
 from solvers.table import Table
 
-PLAIN = (dict, list, str, int, float, bool, type(None))
 CHARS = load_data().characters
-
-
-def _assert_plain(x, path="view") -> None:
-    assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}"
-    if isinstance(x, dict):
-        for k, v in x.items():
-            assert isinstance(k, str), f"{path} has a non-text key {k!r}"
-            _assert_plain(v, f"{path}[{k!r}]")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            _assert_plain(v, f"{path}[{i}]")
 
 
 def _config(game_no: int) -> GhoulConfig:
@@ -83,7 +71,7 @@ def test_a_bot_receives_only_a_plain_view(game_no):
     for spy in spies.values():
         for v in spy.seen:
             assert type(v) is dict
-            _assert_plain(v)
+            assert_plain(v)
             assert json.loads(json.dumps(v)) == v
 
 
