@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from engine.core import derive_seed
+from solvers.bots import make_bot
+
 
 class Spy:
     """Stands in for a bot at the table and records exactly what the table hands it."""
@@ -31,3 +34,15 @@ def assert_plain(x, path: str = "view") -> None:
     elif isinstance(x, list):
         for i, v in enumerate(x):
             assert_plain(v, f"{path}[{i}]")
+
+
+def assert_blind_to(table, state, other, view) -> None:
+    """The seat to act cannot tell ``state`` from ``other`` (the same world but for secrets it does
+    not hold): its views are equal, and its bot, built afresh, chooses the same in both."""
+    seat = table.to_act()
+    assert view(other, seat) == view(state, seat)
+    kind = table.seats[seat]
+    seed = derive_seed(table.seed, "bot", seat, kind)
+    a = make_bot(table.game, kind, seat=seat, seed=seed).choose(view(state, seat))
+    b = make_bot(table.game, kind, seat=seat, seed=seed).choose(view(other, seat))
+    assert a == b

@@ -15,7 +15,7 @@ import inspect
 import json
 
 import pytest
-from bot_helpers import Spy, assert_plain
+from bot_helpers import Spy, assert_blind_to, assert_plain
 
 import solvers.ghoul.bots as bots_module
 import solvers.ghoul.strong as strong_module
@@ -108,12 +108,7 @@ def test_a_bot_cannot_tell_who_is_who(game_no):
         seat = t.to_act()
         if s.phase in (MOVE, EXCHANGE):
             other = _swap_secrets(s, seat)
-            assert view(other, seat) == view(s, seat)
-            kind = t.seats[seat]
-            seed = derive_seed(t.seed, "bot", seat, kind)
-            a = make_bot("ghoul", kind, seat=seat, seed=seed).choose(view(s, seat))
-            b = make_bot("ghoul", kind, seat=seat, seed=seed).choose(view(other, seat))
-            assert a == b
+            assert_blind_to(t, s, other, view)
             checked += 1
         t.step_bot()
     assert checked
