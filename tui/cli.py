@@ -322,6 +322,9 @@ def solve(
     refuter_model: Annotated[
         bool, typer.Option("--refuter-model", help="Clue: weight each shown card by 1/(matching cards held).")
     ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Also give, per certain fact, a minimal set of notes that proves it.")
+    ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
     _check_game(game, solvable(game), "solvable")
@@ -331,7 +334,8 @@ def solve(
     from tui.storage import read_session_file
 
     solver = importlib.import_module(f"solvers.{game}.solver")
-    SolverInputError = solver.SolverInputError
+    validator = importlib.import_module(f"solvers.{game}.validate")
+    bad_input = (solver.SolverInputError, validator.SolverInputError)
 
     try:
         session = read_session_file(file)
@@ -343,20 +347,38 @@ def solve(
     if session.mode != "assist":
         _fail(f"{file} is a {session.mode} session; solve reads assist sessions (what one seat saw).")
     try:
+        validator.validate(session.config, session.log)  # the schema first: the solver sees well-typed input
         if game == "clue":
             out = solver.solve(session.config, session.log, advice=advice, refuter_model=refuter_model).to_json()
         else:
             out = solver.solve(session.config, session.log)
             out = out.to_json() if hasattr(out, "to_json") else out
-    except SolverInputError as e:
-        _fail(str(e))
+    except bad_input as e:
+        _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
         return
+    except RecursionError:
+        _fail(f"{file} nests its values too deeply to be a session.")
+        return
+    except Exception as e:  # a solver bug: one line, never a traceback (exit 1, not a verdict on the file)
+        _fail(f"the {game} solver failed on {file} ({e.__class__.__name__}); please report this bug.", 1)
+        return
+    reasons: list[str] = []
+    if explain and out.get("status") == "ok":
+        from solvers.why import why_json
+
+        try:
+            out["why"], reasons = why_json(game, session.config, session.log)
+        except bad_input as e:
+            _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
+            return
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
-        from tui.solve_report import print_solution
+        from tui.solve_report import print_reasons, print_solution
 
         print_solution(game, out)
+        if explain and out.get("status") == "ok":
+            print_reasons(reasons)
     if out.get("status") != "ok":
         raise typer.Exit(2)
 
