@@ -24,7 +24,7 @@ by monotonicity the result is minimal.  Every oracle answer is cached by the set
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 __all__ = ["Explainer", "Oracle", "explain", "minimal_sufficient"]
 
@@ -35,8 +35,10 @@ _REUSE = 4  # earlier answers tried as candidates before the game's own search
 class Oracle(Protocol):
     """What a game must give to be explained."""
 
-    notes: Sequence[int]
-    """The log indices of the notes, in log order (a game may use -1 for a note in its config)."""
+    @property
+    def notes(self) -> Sequence[int]:
+        """The log indices of the notes, in log order (a game may use -1 for a note in its config)."""
+        ...
 
     def certain(self, kept: frozenset[int]) -> Sequence[Fact]:
         """Every fact certain from the config, the non-note entries and the notes in ``kept``, in a fixed order."""
@@ -95,8 +97,8 @@ class Explainer:
         self,
         oracle: Oracle,
         *,
-        candidates: Callable[[Fact], Iterable[int] | None] | None = None,
-        holds: Callable[[Fact, frozenset[int]], bool] | None = None,
+        candidates: Callable[[Any], Iterable[int] | None] | None = None,  # Any: each game's own kind of Fact
+        holds: Callable[[Any, frozenset[int]], bool] | None = None,
     ) -> None:
         self.oracle = oracle
         self.notes = list(oracle.notes)

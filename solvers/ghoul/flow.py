@@ -147,7 +147,7 @@ class _Pass:
         self.prior = np.bincount(np.array(sol_vec, dtype=np.int64), minlength=self.nv).astype(float)
         self.inst_hand = [np.zeros(self.nh, dtype=bool)] + [
             self.counts[:, s] >= k
-            for s, k in instants[1:]  # type: ignore[misc]
+            for s, k in instants[1:]
         ]
         self.face_up: list[int | None] = [None] * n
         self.H = np.zeros((0, n), dtype=np.int64)
@@ -271,7 +271,7 @@ class _Pass:
             # Which candidate hands fit in what is left, per distinct remainder.
             urem, inv = np.unique(rem, axis=0, return_inverse=True)
             fit = (urem[:, None, :] >= self.counts[cand][None, :, :]).all(axis=2)
-            r_idx, k_idx = np.nonzero(fit[inv.ravel()])
+            r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
             if len(r_idx) > BUDGET:
                 raise TooLarge
             c_rep = cand[k_idx]
@@ -533,7 +533,7 @@ class _Pass:
             share = np.zeros((self.nv, len(chars)))
             for sol, v in zip(self.sols, self.sol_vec, strict=True):
                 share[v, cidx[sol[k]]] += 1.0 / vec_count[v]
-            m = per_vec_hand[q] @ share  # (nh, characters)
+            m = per_vec_hand[q] @ share  # type: ignore[assignment]  # (nh, characters), floats
             for j, c in enumerate(chars):
                 col = m[:, j]
                 mass = float(col.sum())

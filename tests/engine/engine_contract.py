@@ -444,3 +444,11 @@ class LogReader:
         entries = s.log.entries(self.read)
         self.read += len(entries)
         return [ev for ev, _audience in entries]
+
+
+def pick_illegal(makers: Sequence[Callable[[], tuple]], legal: list[tuple], rng: Rng) -> tuple:
+    """A random action from ``makers`` (a game's own words) that is not legal now."""
+    while True:
+        a = rng.choice(makers)()
+        if a not in legal:
+            return a

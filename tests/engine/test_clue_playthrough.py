@@ -17,7 +17,7 @@ The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 
 
 from __future__ import annotations
 
-from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, sweep
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, pick_illegal, sweep
 
 from engine.clue.board import load_board, load_rules
 from engine.clue.game import ClueConfig, ClueState, is_over
@@ -75,10 +75,7 @@ def random_illegal(s: ClueState, legal: list[tuple], r: Rng) -> tuple:
         lambda: ("look_aside", r.below(6) - 1), lambda: ("play", "raven"), lambda: ("peek", r.below(n + 1) - 1),
         lambda: r.choice([("fly",), ("move", 1.0), ("show",), (), ("roll", 2), ("accuse", "Crossbow"), ("move", True)]),
     )
-    while True:
-        a = r.choice(makers)()
-        if a not in legal:
-            return a
+    return pick_illegal(makers, legal, r)
 
 
 class Knowledge(LogReader):

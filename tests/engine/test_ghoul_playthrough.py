@@ -20,7 +20,7 @@ The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 
 
 from __future__ import annotations
 
-from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, sweep
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, pick_illegal, sweep
 
 from engine.core import Rng
 from engine.ghoul.data import MASK, SUITS, load_data
@@ -115,10 +115,7 @@ def random_illegal(s: GhoulState, legal: list[tuple], r: Rng) -> tuple:
         lambda: ("exchange", r.choice(SUITS), r.choice(SUITS), "hand", "board"),
         lambda: r.choice([("fly",), ("move", 1.0), ("move", True), (), ("show",), ("give", 3)]),
     )
-    while True:
-        a = r.choice(makers)()
-        if a not in legal:
-            return a
+    return pick_illegal(makers, legal, r)
 
 
 class Knowledge(LogReader):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine_contract import GameChecks, LogReader, bot_playout, sweep
+from engine_contract import GameChecks, LogReader, bot_playout, pick_illegal, sweep
 
 from engine.core import Rng
 from engine.masque import (
@@ -102,15 +102,12 @@ def random_illegal(s: MasqueState, legal: list[tuple], r: Rng) -> tuple:
         lambda: ("return", r.choice(list(load_actions()))), lambda: ("done",), lambda: ("move", r.choice(ROOMS)),
         lambda: r.choice([("fly",), (), ("move", 1.0), ("tile", True, "cw"), ("look", True), ("ask", 1.0, 0)]),
     )
-    while True:
-        a = r.choice(makers)()
-        if a not in legal:
-            return a
+    return pick_illegal(makers, legal, r)
 
 
 class Knowledge(LogReader):
-    """What each seat may legitimately know, worked out from the true log by the rulebook,
-    without trusting the engine's own idea of who sees what."""
+    """The Gossip cards and Red Death looks each seat may know, from the true log by the rulebook
+    (not from the engine's own idea of who sees what)."""
 
     def __init__(self, players: int) -> None:
         self.cards: list[set[str]] = [set() for _ in range(players)]  # Gossip card names

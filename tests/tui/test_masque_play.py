@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from tui_helpers import run_async
+from tui_helpers import play_until, record_notes, run_async, snapshot_test
 
 from engine.masque import MasqueConfig
 from solvers.bots import make_bot
@@ -14,7 +13,6 @@ from tui.masque.end import EndScreen
 from tui.masque.play import PlayScreen
 from tui.storage import load_session
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SEED = 3
 
 
@@ -22,19 +20,15 @@ def new_table(seed: int = SEED) -> Table:
     return Table("masque", MasqueConfig(players=4), seed, ["human", "heuristic", "heuristic", "random"])
 
 
-def advance(table: Table, want) -> Table:
-    """Play seat 0 with a heuristic bot until ``want(view of seat 0)`` holds."""
-    bot = make_bot("masque", "heuristic", 0, 99)
-    for _ in range(5000):
-        v = table.view(0)
-        if want(v):
-            return table
-        assert not table.is_over()
-        if table.to_act() == 0:
-            table.submit(0, tuple(bot.choose(v)))
-        else:
-            table.step_bot()
-    raise AssertionError("position not reached")
+def at(want):
+    """The seed-3 table, seat 0 played by a heuristic bot until ``want(view of seat 0)`` holds."""
+
+    def make() -> Table:
+        table = new_table()
+        assert play_until(table, want, make_bot("masque", "heuristic", 0, 99).choose, limit=5000)
+        return table
+
+    return make
 
 
 def at_plan(v: dict) -> bool:
@@ -45,64 +39,18 @@ def at_choose(v: dict) -> bool:
     return v["phase"] == "choose" and v["to_act"] == 0 and v["round"] == 5
 
 
-def play_app(table: Table) -> UnmaskApp:
-    return UnmaskApp(table=table, session_id="snapshot", bot_delay=0)
-
-
-def settle(*keys: str):
-    async def run(pilot) -> None:
-        await pilot.pause()
-        await pilot.pause(0.2)
-        for key in keys:
-            await pilot.press(key)
-            await pilot.pause(0.2)
-        await pilot.pause(0.2)
-
-    return run
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_masque_play_round(snap_compare, size):
-    table = advance(new_table(), at_choose)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("3"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_masque_before_midnight(snap_compare, size):
-    table = advance(new_table(), at_plan)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("2"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_masque_plan_editor(snap_compare, size):
-    table = advance(new_table(), at_plan)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("p", "right", "enter"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_masque_end_screen(snap_compare, size):
-    table = advance(new_table(), at_plan)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("y"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_masque_after_midnight(snap_compare, size):
-    table = advance(new_table(), at_plan)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("y", "b"))
+test_masque_play_round = snapshot_test(at(at_choose), "3")
+test_masque_before_midnight = snapshot_test(at(at_plan), "2")
+test_masque_plan_editor = snapshot_test(at(at_plan), "p", "right", "enter")
+test_masque_end_screen = snapshot_test(at(at_plan), "y")
+test_masque_after_midnight = snapshot_test(at(at_plan), "y", "b")
 
 
 @run_async(timeout=300)
 async def test_masque_whole_game_by_mouse():
     table = new_table(5)
     app = UnmaskApp(table=table, session_id="mouse", bot_delay=0)
-    notes: list[str] = []
-    original = app.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    app.notify = notify  # type: ignore[method-assign]
+    notes = record_notes(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
         screen = app.screen
