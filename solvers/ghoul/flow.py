@@ -89,7 +89,7 @@ def _class_vectors(
     """The assignments, the class vector of each (index) and the class vectors."""
     sols = assignments(dom)
     unknown = [q for q, _ in dom]
-    cls = {c: (instants.index(_CHARS[c].instant) if _CHARS[c].instant else 0) for c in _CHARS}
+    cls = {c: (instants.index(ch.instant) if ch.instant in instants else 0) for c, ch in _CHARS.items()}
     base = [cls[fixed[q]] if fixed[q] is not None else 0 for q in range(n)]
     vecs: dict[tuple[int, ...], int] = {}
     sol_vec = []
