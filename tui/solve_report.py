@@ -9,7 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+
+
+def _escaped(value: Any) -> Any:
+    """Every name in the answer as plain text: a player called "[/]" must not be read as markup."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, dict):
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escaped(v) for v in value]
+    return value
 
 
 def _pct(p: float) -> str:
@@ -178,8 +190,19 @@ PRINTERS = {"clue": print_clue, "mascarade": print_mascarade, "masque": print_ma
 def print_solution(game: str, out: dict[str, Any]) -> None:
     """The readable answer, or the contradiction with the entries that cannot all hold."""
     con = Console()
+    out = _escaped(out)
     if out.get("status") != "ok":
         con.print(f"[bold red]Contradiction[/]: {out.get('message')}")
         con.print(f"Conflicting log entries: {', '.join(str(i) for i in out.get('conflict', []))}")
         return
     PRINTERS[game](out, con)
+
+
+def print_reasons(reasons: list[str]) -> None:
+    """The ``--explain`` part: why each certain fact is certain, one line each."""
+    con = Console()
+    con.print("[bold]Why[/] (the fewest notes that prove each certain fact, in log order):")
+    if not reasons:
+        con.print("  nothing is certain yet.")
+    for line in reasons:
+        con.print(f"  {line}", markup=False, highlight=False)

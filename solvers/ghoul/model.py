@@ -151,8 +151,8 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
     setup = config.get("setup", "a")
     try:
         row = data.setup(n, setup)
-    except ValueError as e:
-        raise SolverInputError(str(e)) from None
+    except ValueError as bad:
+        raise SolverInputError(str(bad)) from None
     deck = data.deck(n, mask)
     if "deck" in config:
         d = config["deck"]
@@ -292,7 +292,7 @@ def _entry(p: Problem, i: int, e: Any) -> dict:
             raise _err(i, "players lists who drew suspicion.")
         out["players"] = {_player(names, x, i) for x in players}
         took = e.get("took")
-        out["took"] = [_player(names, x, i) for x in took] if isinstance(took, list) else None
+        out["took"] = [_player(names, x, i) for x in took] if isinstance(took, list) else None  # type: ignore[attr-defined]
     elif t == "cover":
         out["by"] = _opt_player(names, e.get("by"), i, "by")
         out["removed"] = _opt_player(names, e.get("removed"), i, "removed")

@@ -964,7 +964,7 @@ def objectives(sol: Solution) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
     alive = [q != f.victim for q in range(p.n)]
     class_of = {c: i for i, (_j, chars) in enumerate(sol.classes) for c in chars}
-    seat_chance = {}
+    seat_chance: dict[str, float] = {}
     for q in range(p.n):
         for c, v in sol.identity[q].items():
             seat_chance.setdefault(c, 0.0)

@@ -20,6 +20,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -298,11 +299,15 @@ class GhoulAssistScreen(AssistScreenBase):
 
     @classmethod
     def _check_setup(cls, session: Session) -> None:
+        from solvers.ghoul.validate import SolverInputError, validate
+
+        try:
+            validate(session.config, session.log)
+        except SolverInputError as e:
+            raise SessionError(f"This session cannot be used: {e}") from None
         problem = g.config_problem(session.config)
         if problem:
             raise SessionError(f"The session's setup is not usable: {problem}")
-        if not all(isinstance(e, dict) for e in session.log):
-            raise SessionError("The session's log holds something that is not an entry.")
 
     def _new_setup_form(self) -> Widget:
         return GhoulSetup(wide=not self.narrow, id="ax-setup")
@@ -315,6 +320,16 @@ class GhoulAssistScreen(AssistScreenBase):
             f"Tokyo Ghoul assistant · {len(c['players'])} players{extra} · me: {c['me']} "
             f"({g.char_label(c['character'])}) · session {self.session_id}"
         )
+
+    def on_click(self, event: events.Click) -> None:
+        """A tap on a player's row of the grid: why their certain facts are certain."""
+        if event.widget is None or event.widget.id != "gx-grid" or not self.config.get("players"):
+            return
+        names = list(self.config["players"])
+        row = event.y - 1
+        if 0 <= row < len(names):
+            name = names[row]
+            self.open_why(f"Why? {name}", wanted=lambda f: f[1] == name)
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
@@ -468,7 +483,7 @@ class GhoulAssistScreen(AssistScreenBase):
                 if summary:
                     parts.append(summary)
             text = " · ".join(parts)
-        status.update(text)
+        status.update(Content(text))
         status.set_class(problem, "-problem")
 
     def _draw_notes(self) -> None:
