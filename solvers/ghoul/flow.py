@@ -82,6 +82,28 @@ def assignments(domains: tuple[tuple[int, tuple[str, ...]], ...]) -> tuple[tuple
     return tuple(sorted(tuple(s[q] for q, _ in domains) for s in sols))
 
 
+@lru_cache(maxsize=256)
+def _class_vectors(
+    dom: tuple[tuple[int, tuple[str, ...]], ...], fixed: tuple[str | None, ...], instants: tuple, n: int
+) -> tuple[tuple[tuple[str, ...], ...], list[int], list[tuple[int, ...]]]:
+    """The assignments, the class vector of each (index) and the class vectors."""
+    sols = assignments(dom)
+    unknown = [q for q, _ in dom]
+    cls = {c: (instants.index(ch.instant) if ch.instant in instants else 0) for c, ch in _CHARS.items()}
+    base = [cls[fixed[q]] if fixed[q] is not None else 0 for q in range(n)]
+    vecs: dict[tuple[int, ...], int] = {}
+    sol_vec = []
+    for sol in sols:
+        v = list(base)
+        for q, c in zip(unknown, sol, strict=True):
+            v[q] = cls[c]
+        key = tuple(v)
+        if key not in vecs:
+            vecs[key] = len(vecs)
+        sol_vec.append(vecs[key])
+    return sols, sol_vec, list(vecs)
+
+
 def possible_characters(domains: dict[int, set[str]]) -> dict[int, set[str]]:
     """Per player, the characters it is in at least one all-different assignment (for the
     certain facts: a character no assignment gives a player is certainly not theirs)."""
@@ -111,48 +133,32 @@ class _Pass:
         self.approximate: list[str] = []
         # Transition table: give suit y, receive suit x -> new hand index or -1.
         self.known = np.array(uni.known, dtype=np.int64)  # (5, 5, nh)
-        # Characters: enumerate assignments of the unknown players.
         self.unknown = [q for q in range(n) if fixed[q] is None]
-        dom = tuple((q, tuple(sorted(allowed[q]))) for q in self.unknown)
-        sols = assignments(dom)
-        if not sols:
-            raise FlowConflict
+        self._allowed = allowed
         instants: list[tuple[int, int] | None] = [None]
         for c in p.cast:
             inst = _CHARS[c].instant
             if inst and inst not in instants:
                 instants.append(inst)
         self.instants = instants
-
-        def cls(c: str) -> int:
-            inst = _CHARS[c].instant
-            return instants.index(inst) if inst else 0
-
-        base = [cls(fixed[q]) if fixed[q] is not None else 0 for q in range(n)]
-        vecs: dict[tuple[int, ...], int] = {}
-        self.sols = sols
-        sol_vec = []
-        for s in sols:
-            v = list(base)
-            for q, c in zip(self.unknown, s, strict=True):
-                v[q] = cls(c)
-            key = tuple(v)
-            if key not in vecs:
-                vecs[key] = len(vecs)
-            sol_vec.append(vecs[key])
-        self.vecs = list(vecs)
-        self.sol_vec = sol_vec
-        self.nv = len(self.vecs)
-        self.vec_arr = np.array(self.vecs, dtype=np.int64).reshape(self.nv, n)
-        self.prior = np.bincount(np.array(sol_vec, dtype=np.int64), minlength=self.nv).astype(float)
         self.inst_hand = [np.zeros(self.nh, dtype=bool)] + [
             self.counts[:, s] >= k
             for s, k in instants[1:]
         ]
         self.face_up: list[int | None] = [None] * n
         self.H = np.zeros((0, n), dtype=np.int64)
-        self.W = np.zeros((0, self.nv))
         self.lazy = False
+
+    def characters(self) -> None:
+        """The character assignments (python-constraint) grouped by instant-class vector."""
+        n, fixed, instants = self.n, self._fixed, self.instants
+        dom = tuple((q, tuple(sorted(self._allowed[q]))) for q in self.unknown)
+        self.sols, self.sol_vec, self.vecs = _class_vectors(dom, tuple(fixed), tuple(instants), n)
+        if not self.sols:
+            raise FlowConflict
+        self.nv = len(self.vecs)
+        self.vec_arr = np.array(self.vecs, dtype=np.int64).reshape(self.nv, n)
+        self.prior = np.bincount(np.array(self.sol_vec, dtype=np.int64), minlength=self.nv).astype(float)
 
     # --- helpers
     def mask_of(self, bits_int: int) -> np.ndarray:
@@ -241,6 +247,7 @@ class _Pass:
         p, uni = self.p, self.uni
         if self.deal_count(my_hand) > DEAL_BUDGET:
             raise TooLarge
+        self.characters()
         deck = np.array(p.deck, dtype=np.int64)
         order = list(range(self.n))
         rows = np.zeros((1, 0), dtype=np.int64)
