@@ -367,6 +367,15 @@ serve_app = typer.Typer(help="Host unmask for others: over SSH, or in a browser 
 app.add_typer(serve_app, name="serve")
 
 
+def _set_archive_after(hours: float) -> None:
+    """The table service reads ``UNMASK_ARCHIVE_AFTER`` (seconds) when it starts."""
+    import os
+
+    if hours < 0:
+        _fail("--archive-after is a number of hours, 0 or more.")
+    os.environ["UNMASK_ARCHIVE_AFTER"] = str(hours * 3600)
+
+
 @serve_app.command("ssh")
 def serve_ssh_cmd(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -378,10 +387,13 @@ def serve_ssh_cmd(
     max_sessions: Annotated[int, typer.Option(help="Most simultaneous sessions.")] = 20,
     idle_timeout: Annotated[float, typer.Option(help="Seconds idle before a session closes (0: never).")] = 1800.0,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables.")] = True,
+    archive_after: Annotated[float, typer.Option(
+        help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
 ) -> None:
     """Serve the app over SSH: each connection gets its own app; players can share tables."""
     from tui.serve.ssh import ServeError, serve_ssh
 
+    _set_archive_after(archive_after)
     try:
         serve_ssh(host=host, port=port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                   max_sessions=max_sessions, idle_timeout=idle_timeout or None, tables=shared_tables,
@@ -397,14 +409,19 @@ def serve_web_cmd(
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
     public_url: Annotated[str | None, typer.Option(help="The URL browsers use, when behind a proxy.")] = None,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables (with serve ssh).")] = True,
+    max_sessions: Annotated[int, typer.Option(help="Most app sessions at once (each is a process).")] = 20,
+    max_per_user: Annotated[int, typer.Option(help="Most app sessions at once for one login.")] = 4,
+    archive_after: Annotated[float, typer.Option(
+        help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
     from tui.serve.ssh import ServeError
     from tui.serve.web import serve_web
 
+    _set_archive_after(archive_after)
     try:
         serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, tables=shared_tables,
-                  announce=typer.echo)
+                  max_sessions=max_sessions, max_per_user=max_per_user, announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 
