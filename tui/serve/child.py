@@ -129,7 +129,7 @@ class ServedApp(UnmaskApp):
     """
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "app.tcss")  # relative paths follow the subclass
-    BINDINGS = [Binding("ctrl+l", "lobby", "Tables", id="served-lobby")]
+    BINDINGS = [Binding("ctrl+l", "lobby", "Tables", id="served-lobby", priority=True)]  # even under a dialog
     COMMANDS = App.COMMANDS | {ServedCommands}
 
     def __init__(self, **kw: Any) -> None:

@@ -81,8 +81,9 @@ class GamePick(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="pick-cancel")]
     DEFAULT_CSS = """
     GamePick { align: center middle; }
-    GamePick > Vertical { width: auto; height: auto; padding: 1 2; border: round $primary; background: $surface; }
-    GamePick Button { width: 30; margin-bottom: 1; }
+    GamePick > Vertical { width: auto; height: auto; max-height: 100%; padding: 0 2; border: round $primary;
+                          background: $surface; }
+    GamePick Button { width: 30; }
     """
 
     def __init__(self, title: str, games: list[tuple[str, str]]) -> None:
