@@ -18,9 +18,9 @@ from engine.clue import ClueConfig
 from engine.registry import get_game
 from solvers.table import Table
 from tui.serve.lobby import table_names
-from tui.serve.remote import RemoteError, RemoteTable, ServiceClient, ServiceDown
+from tui.serve.remote import RemoteError, RemoteTable, ServiceClient
 from tui.serve.ssh import add_password, default_passwords_file, start_ssh_server
-from tui.serve.tables import TableService, archive_dir, tables_dir
+from tui.serve.tables import TableService, tables_dir
 
 SEATS = ["human", "human", "random"]
 DOWN = "table service is not reachable"
@@ -57,7 +57,7 @@ def test_a_player_who_joins_later_is_shown_by_login_on_the_other_screens():
     async def scenario():
         server = await start_ssh_server("127.0.0.1", 0, passwords_file=default_passwords_file(), tables=True)
         try:
-            tid = server.tables.create(clue_config(), SEATS, seed=1, creator="alice")  # seat 2 acts first
+            tid = server.tables.create(clue_config(), SEATS, seed=1)  # seat 2 acts first
             a = await Term.open(server.port, "alice", password="a", width=120, height=40)
             await sit(a, "Sit at seat 1")
             await a.wait_for("Player 2")  # nobody at seat 2 yet
@@ -96,7 +96,7 @@ def test_every_game_names_a_seat_after_its_login(game):
             players = {"clue": 3, "mascarade": 4, "masque": 4, "ghoul": 4}[game]
             seats = ["human", "human"] + [default_bot(game)] * (players - 2)
             config = {"players": players, "names": list(table_names("alice", seats))}
-            tid = service.create(config, seats, seed=3, game=game, creator="alice")
+            tid = service.create(config, seats, seed=3, game=game)
             alice = await asyncio.to_thread(RemoteTable, service.path, tid, 0, "alice")
             bob = await asyncio.to_thread(RemoteTable, service.path, tid, 1, "bob")
             for _ in range(100):
@@ -129,7 +129,7 @@ def test_a_seated_player_is_told_when_the_table_service_is_away_and_the_screen_c
     async def scenario():
         service = TableService(bot_delay=0)
         await service.start()
-        tid = service.create(clue_config(), SEATS, seed=3, creator="alice")  # alice (seat 1) acts first
+        tid = service.create(clue_config(), SEATS, seed=3)  # alice (seat 1) acts first
         server = await start_ssh_server("127.0.0.1", 0, passwords_file=default_passwords_file(), tables=True)
         assert server.tables is None  # it uses the service started above
         again = None
@@ -160,10 +160,12 @@ def test_a_seated_player_is_told_when_the_table_service_is_away_and_the_screen_c
 
 
 def test_an_action_without_the_service_is_refused_with_a_sentence():
+    from tui.serve.remote import ServiceDown
+
     async def scenario():
         service = TableService(bot_delay=0)
         await service.start()
-        tid = service.create(clue_config(), SEATS, seed=3, creator="alice")
+        tid = service.create(clue_config(), SEATS, seed=3)
         alice = await asyncio.to_thread(RemoteTable, service.path, tid, 0, "alice", retry=0.2)
         legal = tuple(alice.view(0)["legal"][0])
         await service.close()
@@ -190,6 +192,8 @@ def test_an_action_without_the_service_is_refused_with_a_sentence():
 
 
 def test_the_creator_ends_a_table_and_finished_tables_are_archived(monkeypatch):
+    from tui.serve.tables import archive_dir
+
     monkeypatch.setenv("UNMASK_ARCHIVE_AFTER", "1")
     add_password("alice", "a")
     add_password("bob", "b")
@@ -238,6 +242,8 @@ def test_the_creator_ends_a_table_and_finished_tables_are_archived(monkeypatch):
 
 
 def test_games_that_end_are_archived_after_the_configured_time():
+    from tui.serve.tables import archive_dir
+
     async def scenario():
         service = TableService(bot_delay=0, archive_after=3600)
         await service.start()
