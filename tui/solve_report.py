@@ -47,6 +47,16 @@ def print_clue(out: dict[str, Any], con: Console | None = None) -> None:
         con.print(f"Most likely envelope: {', '.join(best['cards'])} ({best['p']:.1%}).")
     rumors = adv.get("rumors") or {}
     if rumors:
+        r = Table(title="The most informative rumor in each location (exact)")
+        for col in ("location", "suspect", "weapon"):
+            r.add_column(col)
+        for col in ("bits", "deal bits", "deals left"):
+            r.add_column(col, justify="right")
+        for loc, rec in rumors.items():
+            left = f"{rec['deals_left']:,.0f}" if "deals_left" in rec else ""
+            deal_bits = f"{rec['deal_bits']:.2f}" if "deal_bits" in rec else ""
+            r.add_row(loc, rec["suspect"], rec["weapon"], f"{rec['bits']:.2f}", deal_bits, left)
+        con.print(r)
         top = max(rumors.items(), key=lambda kv: kv[1]["bits"])
         con.print(f"Best rumor: {top[1]['suspect']}, {top[1]['weapon']} in {top[0]} ({top[1]['bits']:.2f} bits).")
 

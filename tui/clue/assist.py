@@ -250,11 +250,14 @@ class ClueAssistScreen(AssistScreenBase):
     @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
     def _advise(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
         """The rumor advice (slower): computed after the main answer is on screen."""
+        worker = get_current_worker()
         try:
-            advice = solve(config, log, advice=True).advice
-        except Exception:  # advice is a bonus; the notes stand without it
+            # Exact rumor figures can take a while early in a big game: stop between counting
+            # runs once a newer log has replaced this one.
+            advice = solve(config, log, advice=True, stop=lambda: worker.is_cancelled).advice
+        except Exception:  # advice is a bonus (or was cancelled); the notes stand without it
             advice = None
-        if not get_current_worker().is_cancelled:
+        if not worker.is_cancelled:
             self.post_message(self.Advised(gen, advice))
 
     def _show_result(self, r: dict[str, Any]) -> None:
@@ -371,7 +374,7 @@ class ClueAssistScreen(AssistScreenBase):
             box.update("Working out the most informative rumor for each location…")
             return
         best = adv.get("best_envelope")
-        head.update("Advice · the most informative rumor per location")
+        head.update("Advice · the most informative rumor per location (exact)")
         lines = []
         if best:
             lines.append(f"Most likely envelope: {', '.join(best['cards'])} ({m.fmt_p(best['p'])})")
@@ -379,11 +382,15 @@ class ClueAssistScreen(AssistScreenBase):
         top = max(rumors.values(), key=lambda r: r.get("bits", 0.0), default=None)
         labels = m.short_labels(m.deck_of(self.config), self.config.get("board"), 12)
         if rumors:
-            lines.append(f"  {'In':<12} {'ask':<21} bits")
+            lines.append(f"  {'In':<12} {'ask':<21} bits  left")
         for loc, r in rumors.items():
             star = "★" if r is top else " "
             ask = f"{labels.get(r['suspect'], r['suspect'])} + {labels.get(r['weapon'], r['weapon'])}"
-            lines.append(f"{star} {labels.get(loc, loc):<12} {ask:<21} {r['bits']:.2f}")
+            left = m.fmt_count(round(r["deals_left"]))
+            lines.append(f"{star} {labels.get(loc, loc):<12} {ask:<21} {r['bits']:.2f}  {left}")
+        if rumors:
+            lines.append("bits: expected information about the envelope")
+            lines.append("left: deals expected to remain after the answer")
         box.update("\n".join(lines))
 
     @on(DataTable.RowHighlighted, "#ax-sheet")
