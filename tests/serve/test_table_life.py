@@ -64,7 +64,7 @@ def test_a_player_who_joins_later_is_shown_by_login_on_the_other_screens():
             b = await Term.open(server.port, "bob", password="b", width=120, height=40)
             await sit(b, "Sit at seat 2")
             # Alice's screen now says bob wherever it said Player 2 (status, log, panels).
-            await a.wait_for(lambda s: "bob" in s and "Player 2" not in s)
+            await a.wait_for(lambda s: "bob" in s and "Player 2" not in s and "Your cards:" in s)
             assert "Player 2" not in b.text() and "alice" in b.text()
             truth = server.tables.tables[tid].table
             assert truth.view(0)["players"] == ["alice", "bob", "Bot 3"]
