@@ -85,7 +85,7 @@ def test_a_served_user_sees_only_their_own_games_and_never_the_hosts():
             # "My games": alice has none yet; the host's saved game is not there.
             await tap(a, "My games")
             await a.wait_for("No saved games yet")
-            assert "hostsecret" not in a.text()
+            assert "hostsecret" not in a.text() and "My games: your saved games" in a.text()
             a.send("\x1b")
             await a.wait_for("you are alice")
             # The palette's "My games" is the same list.

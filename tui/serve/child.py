@@ -131,6 +131,7 @@ class ServedApp(UnmaskApp):
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "app.tcss")  # relative paths follow the subclass
     BINDINGS = [Binding("ctrl+l", "lobby", "Tables", id="served-lobby", priority=True)]  # even under a dialog
     COMMANDS = App.COMMANDS | {ServedCommands}
+    RESUME_TITLE = "My games: your saved games and table notes on this server"
 
     def __init__(self, **kw: Any) -> None:
         from tui.storage import SpaceError, confine_to, forbid_storage, user_space

@@ -350,7 +350,7 @@ class RemotePlayMixin:
 
     def on_screen_resume(self) -> None:
         if self._rebuild_pending:
-            self.call_after_refresh(self._rebuild)
+            self.call_after_refresh(self._rebuild)  # type: ignore[attr-defined]
             return
         self.call_after_refresh(self._check_breakpoints)  # type: ignore[attr-defined]
 
