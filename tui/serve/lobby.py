@@ -169,6 +169,7 @@ class LobbyScreen(Screen):
         from engine.clue.board import BOARDS, load_board
         from tui.screens.home import GAMES, PLAYERS
 
+        # Text (or markup=False) here and below: user names are drawn as text, never read as markup (issue 14).
         with Horizontal(id="lobby-top"):
             yield Static(Text(f"Shared tables — you are {self.user or '?'}"), id="lobby-title")
             yield Btn("Play vs bots", id="lobby-solo-btn", tooltip="A game of your own against bots")
@@ -286,7 +287,7 @@ class LobbyScreen(Screen):
         box = self.query_one("#lobby-tables", VerticalScroll)
         box.remove_children()
         self._shown = None
-        box.mount(Static(text, classes="lobby-table"))
+        box.mount(Static(text, classes="lobby-table", markup=False))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
@@ -344,7 +345,7 @@ class LobbyScreen(Screen):
             try:
                 self._client().request({"op": "end", "table": table_id, "user": self.user})
             except RemoteError as e:
-                self.notify(str(e), title="End table", severity="warning")
+                self.notify(str(e), title="End table", severity="warning", markup=False)
                 return
             self._shown = None
             self.action_refresh()
@@ -375,7 +376,7 @@ class LobbyScreen(Screen):
             tid = self._client().request({"op": "create", "game": game, "config": options, "seats": seats,
                                           "user": self.user})["table"]
         except RemoteError as e:
-            self.notify(str(e), title="New table", severity="warning")
+            self.notify(str(e), title="New table", severity="warning", markup=False)
             return
         self.sit(tid, 0)
 
@@ -383,7 +384,7 @@ class LobbyScreen(Screen):
         try:
             table = RemoteTable(self.socket_path, table_id, seat, self.user)
         except RemoteError as e:
-            self.notify(str(e), title="Cannot sit there", severity="warning")
+            self.notify(str(e), title="Cannot sit there", severity="warning", markup=False)
             self._shown = None
             return
         self._shown = None
@@ -391,6 +392,6 @@ class LobbyScreen(Screen):
             screen = remote_play_screen(table)
         except ValueError as e:  # a game this app cannot show
             table.close()
-            self.notify(str(e), title="Cannot sit there", severity="warning")
+            self.notify(str(e), title="Cannot sit there", severity="warning", markup=False)
             return
         self.app.push_screen(screen)
