@@ -188,27 +188,51 @@ def test_without_shared_tables_home_is_the_users_own():
     run(scenario())
 
 
-def test_a_login_that_is_not_a_plain_name_gets_no_space(tmp_path):
-    """Key logins accept any user name: one that would point outside users/ gets a sentence, nothing else."""
+def test_a_login_that_is_not_a_plain_name_gets_no_space(tmp_path, monkeypatch):
+    """A name that would point outside users/ never gets a space: the SSH server refuses it at login,
+    and the served app itself (the last line, for any server) shows one sentence and nothing else."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     keys = tmp_path / "authorized_keys"
     keys.write_text(key.export_public_key().decode())
 
-    async def scenario():
+    async def over_ssh():
         server = await start_ssh_server("127.0.0.1", 0, authorized_keys=keys, tables=True)
         try:
-            t = await Term.open(server.port, "../../sessions", client_keys=[key], width=100, height=30)
+            try:
+                t = await Term.open(server.port, "../../sessions", client_keys=[key], width=100, height=30)
+            except (asyncssh.Error, OSError):
+                return  # refused at login
             await t.wait_for("cannot have saved games here")
             assert "Shared tables" not in t.text() and HOME not in t.text()
-            t.send("r")
-            await t.settle(0.5)
-            assert "hostsecret" not in t.text()
             await t.close()
         finally:
             server.close()
             await server.wait_closed()
 
-    run(scenario())
+    run(over_ssh())
+
+    async def the_app_itself():
+        from textual.widgets import Static
+
+        from tui.serve.child import RefusedScreen, ServedApp
+
+        monkeypatch.setenv("UNMASK_USER", "../../sessions")
+        monkeypatch.setenv("UNMASK_TABLES_SOCKET", str(tmp_path / "none.sock"))
+        app = ServedApp()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RefusedScreen)
+            assert "cannot have saved games here" in str(app.screen.query_one("#refused", Static).render())
+            for action in (app.action_resume, app.action_home, lambda: app.action_new_game("clue"),
+                           lambda: app.action_assist("clue")):
+                action()
+                await pilot.pause()
+                assert isinstance(app.screen, RefusedScreen)
+            with pytest.raises(SessionError):
+                storage.list_sessions()
+
+    run(the_app_itself(), 30)
+    storage.confine_to(None)
     assert not (storage.data_dir() / "users").exists() or not any((storage.data_dir() / "users").iterdir())
 
 
