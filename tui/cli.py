@@ -406,7 +406,7 @@ def serve_ssh_cmd(
         str | None, typer.Option(help="An authorized_keys file, or a folder with one key file per user.")
     ] = None,
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
-    max_sessions: Annotated[int, typer.Option(help="Most simultaneous sessions.")] = 20,
+    max_sessions: Annotated[int, typer.Option(help="Most logged-in connections at once (a session or not).")] = 20,
     idle_timeout: Annotated[float, typer.Option(
         help="Seconds without input before a connection closes, with a session or without (0: never).")] = 1800.0,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables.")] = True,

@@ -147,6 +147,8 @@ def setup_auth_log(path: Path | None = None, max_bytes: int = 1 << 20, backups: 
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes, backupCount=backups,
                                                    encoding="utf-8")
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)  # who tried which name from where: for the host only
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)

@@ -286,8 +286,8 @@ class AppSession:
             if not p.channel.is_closing():  # type: ignore[attr-defined]
                 p.stdout.write(TERMINAL_RESET)
                 if timed_out:
-                    idle = idle_words(self.state.idle_timeout or 0)
-                    p.stdout.write(f"\r\nunmask: disconnected after {idle} without input.\r\n".encode())
+                    words = idle_words(self.state.idle_timeout or 0)
+                    p.stdout.write(f"\r\nunmask: disconnected after {words} without input.\r\n".encode())
                 p.exit(code if code >= 0 else 0)
         return timed_out
 
