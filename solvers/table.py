@@ -126,6 +126,25 @@ class Table:
         self._notify()
         return True
 
+    def rename_seats(self, names: list[str]) -> None:
+        """Give the seats new names: the same deal and the same moves, replayed (names never change play).
+
+        A shared table names a seat after whoever sits there. ValueError (the engine's sentence)
+        for names the game refuses; the table is unchanged then.
+        """
+        config = self.spec.config_from_json({**self.config.to_json(), "names": list(names)})
+        log = [list(e) for e in self.log]
+        old = self.config, self.state, self.log, self.bots
+        self.config = config
+        try:
+            self._reset()
+            for seat, raw in log:
+                self._apply(seat, self.spec.action_from_json(raw))
+        except Exception:
+            self.config, self.state, self.log, self.bots = old
+            raise
+        self._notify()
+
     # ----------------------------------------------------------------- sessions
 
     def to_session(self) -> Session:

@@ -101,10 +101,14 @@ class UnmaskApp(App[None]):
 
     # ----------------------------------------------------------------- start-up
 
-    def on_mount(self) -> None:
+    def root_screen(self) -> Any:
+        """The screen at the bottom of the stack, where Home leads: the home screen here."""
         from tui.screens.home import HomeScreen
 
-        self.push_screen(HomeScreen())
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        self.push_screen(self.root_screen())
         if self._table is not None:
             self.open_table(self._table, self._session_id, self._human_seat)
         elif self._start == "resume":

@@ -389,6 +389,15 @@ serve_app = typer.Typer(help="Host unmask for others: over SSH, or in a browser 
 app.add_typer(serve_app, name="serve")
 
 
+def _set_archive_after(hours: float) -> None:
+    """The table service reads ``UNMASK_ARCHIVE_AFTER`` (seconds) when it starts."""
+    import os
+
+    if hours < 0:
+        _fail("--archive-after is a number of hours, 0 or more.")
+    os.environ["UNMASK_ARCHIVE_AFTER"] = str(hours * 3600)
+
+
 @serve_app.command("ssh")
 def serve_ssh_cmd(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -401,6 +410,8 @@ def serve_ssh_cmd(
     idle_timeout: Annotated[float, typer.Option(
         help="Seconds without input before a connection closes, with a session or without (0: never).")] = 1800.0,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables.")] = True,
+    archive_after: Annotated[float, typer.Option(
+        help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
     login_grace_time: Annotated[float, typer.Option(help="Seconds a connection has to log in.")] = 60.0,
     max_startups: Annotated[int, typer.Option(help="Most connections logging in at once.")] = 10,
     max_auth_tries: Annotated[int, typer.Option(help="Password tries per connection.")] = 4,
@@ -416,6 +427,7 @@ def serve_ssh_cmd(
     from tui.serve.auth import AuthLimits
     from tui.serve.ssh import ServeError, serve_ssh
 
+    _set_archive_after(archive_after)
     if min(max_auth_tries, lockout_failures, max_startups, max_sessions) < 1 or min(
             fail_delay, max_fail_delay, lockout_time, login_grace_time) < 0:
         _fail("The counts must be at least 1 and the times at least 0.")
@@ -437,14 +449,19 @@ def serve_web_cmd(
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
     public_url: Annotated[str | None, typer.Option(help="The URL browsers use, when behind a proxy.")] = None,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables (with serve ssh).")] = True,
+    max_sessions: Annotated[int, typer.Option(help="Most app sessions at once (each is a process).")] = 20,
+    max_per_user: Annotated[int, typer.Option(help="Most app sessions at once for one login.")] = 4,
+    archive_after: Annotated[float, typer.Option(
+        help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
     from tui.serve.ssh import ServeError
     from tui.serve.web import serve_web
 
+    _set_archive_after(archive_after)
     try:
         serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, tables=shared_tables,
-                  announce=typer.echo)
+                  max_sessions=max_sessions, max_per_user=max_per_user, announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 
