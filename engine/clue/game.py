@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.clue.board import BOARDS, Board, load_board, load_rules
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 
 Action = tuple
 
@@ -702,6 +703,16 @@ def _end_turn(s: ClueState) -> None:
 
 _SECRET_FIELDS = {"envelope": ("cards",), "hand": ("cards",), "plot": ("card",), "show": ("card",), "aside": ("card",),
                   "centre_look": ("cards",), "peek": ("card",)}
+
+
+_OWN_ECHOES = frozenset({"show", "aside"})
+_PUBLIC_REVEALS = frozenset({"plot", "pass", "no_show", "accuse", "eliminated", "end"})
+_REDACTED_REVEALS = frozenset({"show", "peek"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a card shown, a pass, a Plot card): undo stops there."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

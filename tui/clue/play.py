@@ -23,7 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, Ta
 from engine.core import IllegalAction
 from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
-from tui.widgets.botloop import BotLoop
+from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
@@ -91,7 +91,7 @@ class PlayScreen(BotLoop, Screen):
         *[Binding(key, f"act('{kind}')", desc, tooltip=full, id=f"play-{kind}") for kind, key, desc, full in ACTIONS],
         # The same keys when the rules do not allow the action now: say why instead of doing nothing.
         *[Binding(key, f"illegal('{kind}')", desc, tooltip=full, show=False) for kind, key, desc, full in ACTIONS],
-        Binding("z", "undo", "Undo", id="play-undo"),
+        Binding("z", "undo", "Undo", tooltip=UNDO_HELP, id="play-undo"),
         Binding("f", "results", "Results", id="play-results"),
         Binding("1", "tab(0)", "Log tab", show=False, id="play-tab-log"),
         Binding("2", "tab(1)", "Sheet tab", show=False, id="play-tab-sheet"),
@@ -147,7 +147,7 @@ class PlayScreen(BotLoop, Screen):
         with Horizontal(id="actions"):
             for kind, _key, label, full in ACTIONS:
                 yield Btn(label, id=f"act-{kind}", classes="act", tooltip=full)
-            yield Btn("Undo", id="act-undo", classes="act")
+            yield Btn("Undo", id="act-undo", classes="act", tooltip=UNDO_HELP)
             yield Btn("Results", id="act-results", classes="act", variant="primary")
         yield Footer()
 
@@ -373,7 +373,7 @@ class PlayScreen(BotLoop, Screen):
         self.refresh_bindings()
 
     def _can_undo(self) -> bool:
-        return any(s == self.seat for s, _a in self.table.log)
+        return self.table.undo_target(self.seat) is not None
 
     # ----------------------------------------------------------------- acting
 
@@ -478,7 +478,7 @@ class PlayScreen(BotLoop, Screen):
     def action_undo(self) -> None:
         self._stop_timer()
         if not self.table.undo(self.seat):
-            self.notify("Nothing of yours to undo yet.", title="Undo")
+            self.notify(self.table.why_no_undo(self.seat), title="Undo")
         self._asked = None
         self._save()
         self.sync()

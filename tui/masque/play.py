@@ -24,7 +24,7 @@ from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 from engine.core import IllegalAction
 from engine.masque import ROOMS, SLOTS
 from tui.masque import model as m
-from tui.widgets.botloop import BotLoop
+from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
@@ -74,7 +74,7 @@ class PlayScreen(BotLoop, Screen):
         Binding("a", "act", "Act…", id="masque-act"),
         Binding("p", "plan", "Plan…", id="masque-plan"),
         Binding("y", "ready", "Ready", id="masque-ready"),
-        Binding("z", "undo", "Undo", id="masque-undo"),
+        Binding("z", "undo", "Undo", tooltip=UNDO_HELP, id="masque-undo"),
         Binding("f", "results", "Results", id="masque-results"),
         Binding("1", "tab(0)", "Log tab", show=False, id="masque-tab-log"),
         Binding("2", "tab(1)", "Cards tab", show=False, id="masque-tab-cards"),
@@ -130,7 +130,7 @@ class PlayScreen(BotLoop, Screen):
             yield Btn("Act… (a)", id="act-act", classes="act", variant="primary")
             yield Btn("Plan… (p)", id="act-plan", classes="act")
             yield Btn("Ready (y)", id="act-ready", classes="act")
-            yield Btn("Undo (z)", id="act-undo", classes="act")
+            yield Btn("Undo (z)", id="act-undo", classes="act", tooltip=UNDO_HELP)
             yield Btn("Results (f)", id="act-results", classes="act", variant="primary")
         yield Footer()
 
@@ -473,7 +473,7 @@ class PlayScreen(BotLoop, Screen):
         self.refresh_bindings()
 
     def _can_undo(self) -> bool:
-        return any(s == self.seat for s, _a in self.table.log)
+        return self.table.undo_target(self.seat) is not None
 
     # ----------------------------------------------------------------- the solver
 
@@ -568,7 +568,7 @@ class PlayScreen(BotLoop, Screen):
     def action_undo(self) -> None:
         self._stop_timer()
         if not self.table.undo(self.seat):
-            self.notify("Nothing of yours to undo yet.", title="Undo")
+            self.notify(self.table.why_no_undo(self.seat), title="Undo")
         self._asked = None
         self._save()
         self.sync()
