@@ -417,7 +417,7 @@ def _explain(state: ClueState, a: Action) -> str:
 
 def _draw(s: ClueState, seat: int) -> str | None:
     """Draw one Plot card and resolve what happens at once. Returns the effect drawn."""
-    if s.eliminated[seat] or not s.plot_deck:
+    if s.eliminated[seat] or s.wrong[seat] or not s.plot_deck:  # a wrong accuser only answers rumors
         return None
     card = s.plot_deck[-1]
     s.plot_deck = s.plot_deck[:-1]
@@ -627,7 +627,8 @@ def _rumor(s: ClueState, seat: int, suspect: str, weapon: str) -> None:
             moved = s.chars.index(suspect)
             s.log.append({"t": "move", "seat": moved, "suspect": suspect, "to": here, "how": "rumor"})
             s.moved_by_rumor = _set(s.moved_by_rumor, moved, True)
-            if not s.eliminated[moved] and s.plot_deck:
+            # "Keep your cards hidden and continue to answer the rumors": a wrong accuser draws no Plot card.
+            if not s.eliminated[moved] and not s.wrong[moved] and s.plot_deck:
                 s.offer = moved
         else:
             s.log.append({"t": "move", "seat": None, "suspect": suspect, "to": here, "how": "rumor"})
