@@ -145,6 +145,9 @@ def describe(ev: dict, v: dict) -> str:
     def nm(seat: int) -> str:
         return name(v, seat)
 
+    def vb(seat: int, base: str) -> str:  # "You take", "Ann takes"
+        return base if seat == v["seat"] else base + ("es" if base.endswith(("s", "sh")) else "s")
+
     if t == "setup":
         return f"The masque begins: {len(ev['players'])} nobles, {ev['red_death']} Red Death cards per slot."
     if t == "deal" and ev.get("card"):
@@ -167,22 +170,26 @@ def describe(ev: dict, v: dict) -> str:
         verb = "look" if ev["seat"] == v["seat"] else "looks"
         return f"{nm(ev['seat'])} {verb} at {SLOTS[ev['slot']]} Red Death card {ev['index'] + 1}{room}."
     if t == "target":
-        return f"{nm(ev['seat'])} targets {nm(ev['target'])} ({card_name(ev['card'])})."
+        return f"{nm(ev['seat'])} {vb(ev['seat'], 'target')} {nm(ev['target'])} ({card_name(ev['card'])})."
     if t == "ask":
         got = f": {ev['card']}" if ev.get("card") else ""
         return (
-            f"{nm(ev['seat'])} {ev['how']}s a {SLOTS[ev['slot']]} card of {nm(ev['target'])}"
+            f"{nm(ev['seat'])} {vb(ev['seat'], ev['how'])} {'at ' if ev['how'] == 'look' else ''}"
+            f"a {SLOTS[ev['slot']]} card of {nm(ev['target'])}"
             f" ({ev['offered']} offered){got}."
         )
     if t == "give":
         got = f" {ev['card']}" if ev.get("card") else " a card"
-        return f"{nm(ev['seat'])} gives{got} to {nm(ev['target'])}."
+        return f"{nm(ev['seat'])} {vb(ev['seat'], 'give')}{got} to {nm(ev['target'])}."
     if t == "move":
+        if ev["from"] == ev["to"]:
+            return f"{nm(ev['seat'])} {vb(ev['seat'], 'stay')} in {ev['to'].title()}."
         return f"{nm(ev['seat'])}: {ev['from'].title()} → {ev['to'].title()}."
     if t == "return":
-        return f"{nm(ev['seat'])} takes back {card_name(ev['card'])}."
+        return f"{nm(ev['seat'])} {vb(ev['seat'], 'take')} back {card_name(ev['card'])}."
     if t == "fizzle":
-        return f"{nm(ev['seat'])}'s {card_name(ev['card'])}: {ev['effect']} has no effect."
+        whose = "Your" if ev["seat"] == v["seat"] else f"{nm(ev['seat'])}'s"
+        return f"{whose} {card_name(ev['card'])}: {ev['effect']} has no effect."
     if t == "prince":
         return f"The Prince moves to {ev['room'].title()} ({ev['clock']})."
     if t == "plan":
