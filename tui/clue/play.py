@@ -123,6 +123,7 @@ class PlayScreen(BotLoop, Screen):
         self._drawn: dict[str, str] = {}
         self._actions_drawn: tuple | None = None
         self._holder: dict = {}
+        self._lacks: dict[int, set[str]] | None = None
         self._candidates: dict[str, list[str]] = {}
 
     # ----------------------------------------------------------------- layout
@@ -256,7 +257,8 @@ class PlayScreen(BotLoop, Screen):
         self._holder = dict(sheet.holder)
         self._candidates = {"suspect": sheet.candidates(b.suspects), "weapon": sheet.candidates(b.weapons),
                             "location": sheet.candidates(b.locations)}
-        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks)
+        self._lacks = sheet.lacks if getattr(self.app, "sheet_auto", False) else None
+        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks, self._lacks)
         table = self.query_one("#sheet", SheetTable)
         cols = self._sheet_columns()
         if not self._sheet_ready:
@@ -289,7 +291,8 @@ class PlayScreen(BotLoop, Screen):
             label.append(f"{row.note}".ljust(width - label.cell_len), style="dim italic")
         cells = [label]
         for value, known in zip(row.cells, row.known, strict=True):
-            style = "bold green" if known and value == "●" else "dim" if known else "bold yellow"
+            style = ("bold green" if known and value == "●" else "bold red" if known and value == "✗"
+                     else "dim" if known else "bold yellow")
             cells.append(Text(f" {value or ' '}  ", style=style))
         return cells
 
@@ -529,8 +532,13 @@ class PlayScreen(BotLoop, Screen):
         else:
             self.submit(("move", node))
 
+    def sheet_mode_changed(self) -> None:
+        """Called by the app when the sheet setting changes: redraw the sheet in the new mode."""
+        if self.is_mounted and self._sheet_ready:
+            self._render_sheet()
+
     def on_sheet_table_mark_requested(self, event: SheetTable.MarkRequested) -> None:
-        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks)
+        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks, self._lacks)
         if not 0 <= event.row < len(rows):
             return
         row = rows[event.row]
