@@ -108,7 +108,8 @@ async def test_midnight_is_played_out_on_the_board_slot_by_slot():
     slot's moves, the Red Death's cards, who dies) before the end screen, and never tells the end early."""
     from engine.masque import SLOTS
 
-    table = advance(new_table(5), at_plan)
+    table = new_table(5)
+    assert play_until(table, at_plan, make_bot("masque", "heuristic", 0, 99).choose, limit=5000)
     app = UnmaskApp(table=table, session_id="midnight", bot_delay=0.05)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
