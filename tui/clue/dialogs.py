@@ -71,7 +71,10 @@ class ClueDialog(ModalScreen[Any]):
         self.dismiss(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        # Textual calls this handler once per class of the chain that defines one: a subclass handles
+        # its own buttons and never calls super(), or Cancel would dismiss twice (and close the game).
         if event.button.id == f"{self.dialog_id}-cancel":
+            event.stop()
             self.dismiss(None)
 
 
@@ -245,8 +248,6 @@ class RumorDialog(ClueDialog):
             w = self.query_one("#rumor-weapon", Choices).value
             if s is not None and w is not None:
                 self.dismiss(("rumor", s, w))
-        else:
-            super().on_button_pressed(event)
 
 
 class AccuseDialog(ClueDialog):
@@ -301,8 +302,6 @@ class AccuseDialog(ClueDialog):
             values = self._values()
             if None not in values:
                 self.dismiss(("accuse", *values))
-        else:
-            super().on_button_pressed(event)
 
 
 def accuse_question(action: tuple) -> str:
