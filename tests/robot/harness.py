@@ -402,7 +402,7 @@ class Robot:
                         continue
                     before = list(app.screen_stack)
                     self._action = self._action_of(step, app.screen)
-                    self.render = step[0] == "key" and step[2] == "footer" or self.draw_rng.random() < self.render_share
+                    self.render = (step[0] == "key" and step[2] == "footer") or self.draw_rng.random() < self.render_share
                     t0 = time.perf_counter()
                     did = await self.do(pilot, step)
                     if not did:
@@ -467,6 +467,19 @@ class Robot:
         return out
 
     def choose(self, pilot: Pilot) -> tuple | None:
+        """A random step; in a game's scenario the robot mostly stays in the game (it may still leave)."""
+        for _ in range(8):
+            step = self._choose(pilot)
+            if step is None or self.scenario.kind not in ("play", "assist") or not _is_game_screen(pilot.app.screen):
+                return step
+            action = self._action_of(step, pilot.app.screen)
+            if not any(w in action for w in ("home", "close", "cancel", "back", "pop_screen", "quit", "lobby")):
+                return step
+            if self.rng.random() < 0.1:
+                return step
+        return step
+
+    def _choose(self, pilot: Pilot) -> tuple | None:
         app = pilot.app
         screen = app.screen
         rng = self.rng
@@ -648,7 +661,8 @@ class Robot:
         for i, s in enumerate(before):
             if _is_game_screen(s) and s not in after:
                 action = self._action
-                if not any(word in action for word in LEAVING_ACTIONS):
+                own = ("cancel", "back", "pop_screen", "dismiss") if s is before[-1] else ()  # its own way out
+                if not any(word in action for word in (*LEAVING_ACTIONS, *own)):
                     self.fail(f"{type(s).__name__} was left by {step!r} ({action or 'no leaving action'}); "
                               f"before {[type(x).__name__ for x in before]}, now {[type(x).__name__ for x in after]}")
 

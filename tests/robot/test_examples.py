@@ -195,3 +195,27 @@ def test_clue_assist_setup_burst_of_names_keeps_one_name_per_row():
             assert form.data.players[:3] == shown, (form.data.players, shown)
 
     run(go())
+
+
+# ----------------------------------------------------------------------------------- found by the robot
+
+
+def test_footer_pick_key_is_greyed_where_it_would_change_nothing():
+    """Found by the robot: the footer showed "space Pick" on a picker whose only choice was already picked."""
+
+    async def go():
+        app = UnmaskApp(start="assist:clue", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            board = app.screen.query_one("#ax-board")
+            board.focus()
+            board.current = [v for _, v in board.options].index(board.value)
+            board._paint()
+            await pilot.pause()
+            active = app.screen.active_bindings.get("space")
+            assert active is None or not active.enabled, "space Pick shown, though it changes nothing"
+            board.action_move(1, "col")
+            await pilot.pause()
+            assert app.screen.active_bindings["space"].enabled, "on another board, Pick picks it"
+
+    run(go())
