@@ -417,6 +417,10 @@ class Robot:
                     done += 1
                     if app._exit_renderables or not app.is_running:
                         break
+        except Violation:
+            raise
+        except Exception as e:  # the app crashed: run_test re-raises its exception on the way out
+            raise Violation(f"exception: {e!r}", self.steps) from e
         finally:
             Screen._compositor_refresh = original_refresh  # type: ignore[method-assign]
             logging.getLogger().removeHandler(handler)
@@ -457,13 +461,16 @@ class Robot:
         return out
 
     def _keys(self, screen) -> list[tuple[str, str, bool]]:
-        """(key, action, shown in footer) of the bindings active on the top screen."""
+        """(key, action, shown in its footer) of the bindings active on the top screen."""
+        from textual.widgets import Footer
+
+        has_footer = any(displayed(f) for f in screen.query(Footer))
         out = []
         for key, active in screen.active_bindings.items():
             b = active.binding
             if b.action in NEVER or not active.enabled:
                 continue
-            out.append((key, b.action, bool(b.show)))
+            out.append((key, b.action, bool(b.show) and has_footer))
         return out
 
     def choose(self, pilot: Pilot) -> tuple | None:

@@ -14,7 +14,8 @@ if __name__ == "__main__":
         n = run_robot(sc, int(seed), int(steps), stats=stats)
         print(f"OK {sc.name} seed {seed}: {n} steps in {time.time() - t:.1f}s", {k: round(v, 1) for k, v in stats.items()})
     except Violation as v:
-        print(f"VIOLATION after {len(v.steps)} steps ({time.time() - t:.1f}s): {v}")
+        print(f"VIOLATION after {len(v.steps)} steps ({time.time() - t:.1f}s): {v.message}")
+        print("STEPS", v.steps)
         if "--shrink" in sys.argv:
             short = shrink(sc, int(seed), v.steps, v.message)
             print("SHRUNK to", len(short), "steps:")

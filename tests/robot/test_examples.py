@@ -219,3 +219,14 @@ def test_footer_pick_key_is_greyed_where_it_would_change_nothing():
             assert app.screen.active_bindings["space"].enabled, "on another board, Pick picks it"
 
     run(go())
+
+
+
+def test_mascarade_assist_setup_typing_a_name_in_a_burst_does_not_crash():
+    """Found by the robot: each key typed in a name rebuilt the opening rows; a burst of them crashed the
+    repaint that the first rebuild had scheduled (NoMatches: no Picker in an OpeningRow)."""
+    from harness import Scenario, replay
+
+    replay(Scenario("assist", "mascarade", (80, 24)), 1,
+           [("tap", "#mx-count-5", 0, "Option"), ("tap", "#mx-op2x6-0", 0, "Option"),
+            ("tap", "#mx-op2x4-7", 0, "Option"), ("type", "#mx-name-4", (" ", " ", "backspace", "Z", "o", "ë"))])

@@ -175,7 +175,10 @@ class MascaradeSetupForm(Vertical):
         d = self.data
         left = d.opening_left()
         for row in self.query(OpeningRow):
-            pick = row.query_one(Picker)
+            picks = row.query(Picker)
+            if not picks or not row.is_attached:
+                continue  # a row of an older rebuild (being removed) or one not composed yet: its own repaint follows
+            pick = picks.first()
             mine = d.opening.get(row.index)
             pick.set_disabled_values([m for m, k in left.items() if k <= 0 and m != mine])
             if pick.value != mine:
