@@ -230,3 +230,18 @@ def test_mascarade_assist_setup_typing_a_name_in_a_burst_does_not_crash():
     replay(Scenario("assist", "mascarade", (80, 24)), 1,
            [("tap", "#mx-count-5", 0, "Option"), ("tap", "#mx-op2x6-0", 0, "Option"),
             ("tap", "#mx-op2x4-7", 0, "Option"), ("type", "#mx-name-4", (" ", " ", "backspace", "Z", "o", "ë"))])
+
+
+def test_clue_move_dialog_reachable_at_120x40():
+    """Found by the robot: at 120×40 (tall options) a roll with 15 ways to move put the last ones, and
+    Cancel, below the dialog's edge with no way to scroll."""
+    from harness import Scenario, replay
+
+    replay(Scenario("play", "clue", (120, 40)), 1, [("key", "r", "footer"), ("key", "m", "binding")])
+
+
+def test_lobby_footer_tables_key_is_not_offered_in_the_lobby():
+    """Found by the robot: the served app's footer offered ctrl+l "Tables" on the lobby itself, where it did nothing."""
+    from harness import Scenario, replay
+
+    replay(Scenario("lobby", "", (80, 24)), 1, [("key", "ctrl+l", "footer")])

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -54,10 +54,12 @@ class ClueDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.dialog_id}-box"):
             yield Static(self.title_text, classes="dialog-title")
-            text = self.text()
-            if text:
-                yield Static(text, classes="dialog-text")
-            yield from self.body()
+            # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move.
+            with VerticalScroll(classes="dialog-body"):
+                text = self.text()
+                if text:
+                    yield Static(text, classes="dialog-text")
+                yield from self.body()
             with Horizontal(classes="dialog-buttons"):
                 yield from self.buttons()
                 yield Btn(f"{self.close_label} (esc)", id=f"{self.dialog_id}-cancel")

@@ -129,6 +129,15 @@ class ServedApp(UnmaskApp):
             return
         super().action_home()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """"Tables" is offered where it leads somewhere: not on the lobby itself."""
+        if action == "lobby":
+            from tui.serve.lobby import LobbyScreen
+
+            if not os.environ.get("UNMASK_TABLES_SOCKET") or isinstance(self.screen, LobbyScreen):
+                return False
+        return super().check_action(action, parameters)
+
     def action_lobby(self) -> None:
         from tui.serve.lobby import LobbyScreen
 
