@@ -202,8 +202,10 @@ def log_wrap_problem(log) -> str | None:
 # --------------------------------------------------------------------------- scenarios
 
 GAMES = ("clue", "mascarade", "masque", "ghoul")
-PLAY_SEATS = {"clue": ["human", "notes", "random", "notes"], "mascarade": ["human", "honest", "random", "honest", "random"],
-              "masque": ["human", "heuristic", "random", "heuristic"], "ghoul": ["human"] + ["heuristic", "random"] * 2 + ["heuristic"]}
+PLAY_SEATS = {"clue": ["human", "notes", "random", "notes"],
+              "mascarade": ["human", "honest", "random", "honest", "random"],
+              "masque": ["human", "heuristic", "random", "heuristic"],
+              "ghoul": ["human"] + ["heuristic", "random"] * 2 + ["heuristic"]}
 
 
 def new_play_table(game: str, seed: int):
@@ -402,7 +404,8 @@ class Robot:
                         continue
                     before = list(app.screen_stack)
                     self._action = self._action_of(step, app.screen)
-                    self.render = (step[0] == "key" and step[2] == "footer") or self.draw_rng.random() < self.render_share
+                    footer = step[0] == "key" and step[2] == "footer"
+                    self.render = footer or self.draw_rng.random() < self.render_share
                     t0 = time.perf_counter()
                     did = await self.do(pilot, step)
                     if not did:
@@ -642,9 +645,9 @@ class Robot:
         if last is not None:
             step, before = last
             self._check_navigation(step, before, stack)
-            if step[0] == "key" and step[2] == "footer" and self._footer_before is not None:
-                if self._fingerprint(app) == self._footer_before:
-                    self.fail(f"the footer shows {step[1]!r} on {type(before[-1]).__name__}, and it does nothing")
+            if step[0] == "key" and step[2] == "footer" and self._footer_before is not None \
+                    and self._fingerprint(app) == self._footer_before:
+                self.fail(f"the footer shows {step[1]!r} on {type(before[-1]).__name__}, and it does nothing")
         screen = app.screen
         bad = unreachable(app)
         if bad:
@@ -665,7 +668,7 @@ class Robot:
             if opener not in after or (after.index(opener) != len(before) - 2):
                 self.fail(f"{step[1]} on {type(top).__name__}'s cancel went past {type(opener).__name__}: "
                           f"now {[type(s).__name__ for s in after]}")
-        for i, s in enumerate(before):
+        for s in before:
             if _is_game_screen(s) and s not in after:
                 action = self._action
                 own = ("cancel", "back", "pop_screen", "dismiss") if s is before[-1] else ()  # its own way out

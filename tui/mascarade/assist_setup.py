@@ -168,7 +168,10 @@ class MascaradeSetupForm(Vertical):
             return
         for row in box.query(OpeningRow):
             if row.index < len(places):
-                row.query_one(".mx-open-label", Static).update(mm.place_title(places[row.index]))
+                row.place = places[row.index]  # what a row not composed yet will show
+            labels = row.query(".mx-open-label")
+            if row.index < len(places) and labels and row.is_attached:  # a row not composed yet has its title
+                labels.first(Static).update(mm.place_title(places[row.index]))
         self._paint_opening()
 
     def _paint_opening(self) -> None:
