@@ -5,7 +5,10 @@ equal hands with face-up leftovers), then a log of 0 to 60 entries (my hand, the
 random rumors with correct passes and shows, occasional reveals and wrong accusations), and times
 ``solve(config, log)`` in-process: every card x holder probability and every certain fact.
 
-Usage: ``python benchmarks/clue_solver.py [--cases N] [--seed S] [--advice] [--refuter] [--top K]``.
+With ``--advice`` the exact rumor advice is included: every rumor of every location, or with
+``--reach K`` the rumors of K random locations (what a player can reach this turn).
+
+Usage: ``python benchmarks/clue_solver.py [--cases N] [--seed S] [--advice] [--reach K] [--refuter] [--top K]``.
 Prints median, p90 and worst milliseconds and the number of cases.
 """
 
@@ -30,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=400)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--advice", action="store_true", help="also compute rumor advice")
+    ap.add_argument("--reach", type=int, default=0, help="advice for K random locations only (0: all)")
     ap.add_argument("--refuter", action="store_true", help="use the refuter model")
     ap.add_argument("--top", type=int, default=0, help="show the K slowest cases")
     args = ap.parse_args(argv)
@@ -41,8 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         nplayers = rng.randint(3, 6)
         n_entries = rng.randint(0, 60)
         game = random_game(rng, deck, nplayers, n_entries, me=rng.randrange(nplayers))
+        reach = rng.sample(list(deck["locations"]), args.reach) if args.reach else None
         t0 = time.perf_counter()
-        sol = solve(game.config, game.log, refuter_model=args.refuter, advice=args.advice)
+        sol = solve(game.config, game.log, refuter_model=args.refuter, advice=args.advice, advice_locations=reach)
         ms = (time.perf_counter() - t0) * 1000
         if sol.status != "ok":
             raise SystemExit(f"case {case}: consistent log reported as {sol.status}")

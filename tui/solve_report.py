@@ -9,7 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+
+
+def _escaped(value: Any) -> Any:
+    """Every name in the answer as plain text: a player called "[/]" must not be read as markup."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, dict):
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escaped(v) for v in value]
+    return value
 
 
 def _pct(p: float) -> str:
@@ -47,6 +59,16 @@ def print_clue(out: dict[str, Any], con: Console | None = None) -> None:
         con.print(f"Most likely envelope: {', '.join(best['cards'])} ({best['p']:.1%}).")
     rumors = adv.get("rumors") or {}
     if rumors:
+        r = Table(title="The most informative rumor in each location (exact)")
+        for col in ("location", "suspect", "weapon"):
+            r.add_column(col)
+        for col in ("bits", "deal bits", "deals left"):
+            r.add_column(col, justify="right")
+        for loc, rec in rumors.items():
+            left = f"{rec['deals_left']:,.0f}" if "deals_left" in rec else ""
+            deal_bits = f"{rec['deal_bits']:.2f}" if "deal_bits" in rec else ""
+            r.add_row(loc, rec["suspect"], rec["weapon"], f"{rec['bits']:.2f}", deal_bits, left)
+        con.print(r)
         top = max(rumors.items(), key=lambda kv: kv[1]["bits"])
         con.print(f"Best rumor: {top[1]['suspect']}, {top[1]['weapon']} in {top[0]} ({top[1]['bits']:.2f} bits).")
 
@@ -115,8 +137,17 @@ def print_masque(out: dict[str, Any], con: Console | None = None) -> None:
 def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
     """Players x suits (expected count, certain in green), identities, and the advice sentence."""
     con = con or Console()
-    note = "exact" if out.get("exact") else "the possible set may be slightly too large"
-    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}).")
+    if out.get("exact"):
+        note = "exact"
+    elif out.get("method") == "flow":
+        note = "approximate: " + "; ".join(out.get("approximate") or [])
+    else:
+        note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
+    chance = out.get("exchange_chance")
+    extra = ""
+    if chance is not None:
+        extra = f"; an interrogation I could not see ended in an exchange with chance {chance:.0%}"
+    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}{extra}).")
     hands: dict[str, dict[str, dict[str, float]]] = out["hands"]
     certain = out.get("certain", {})
     suits = list(next(iter(hands.values())).keys()) if hands else []
@@ -159,8 +190,19 @@ PRINTERS = {"clue": print_clue, "mascarade": print_mascarade, "masque": print_ma
 def print_solution(game: str, out: dict[str, Any]) -> None:
     """The readable answer, or the contradiction with the entries that cannot all hold."""
     con = Console()
+    out = _escaped(out)
     if out.get("status") != "ok":
         con.print(f"[bold red]Contradiction[/]: {out.get('message')}")
         con.print(f"Conflicting log entries: {', '.join(str(i) for i in out.get('conflict', []))}")
         return
     PRINTERS[game](out, con)
+
+
+def print_reasons(reasons: list[str]) -> None:
+    """The ``--explain`` part: why each certain fact is certain, one line each."""
+    con = Console()
+    con.print("[bold]Why[/] (the fewest notes that prove each certain fact, in log order):")
+    if not reasons:
+        con.print("  nothing is certain yet.")
+    for line in reasons:
+        con.print(f"  {line}", markup=False, highlight=False)

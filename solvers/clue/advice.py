@@ -1,32 +1,47 @@
-"""Rumor advice: which rumor, per location, tells me most about the envelope.
+"""Rumor advice: what each rumor I can make is expected to tell, under the exact posterior.
 
-How it is computed.
+The model.  The posterior over deals is the solver's (uniform over the deals that fit the log,
+or weighted by the refuter model when it is on).  The answer to my rumor (S, W, L) is: the first
+player clockwise from me who holds any of the three cards shows one of their matching cards,
+chosen uniformly; nobody shows if no other player holds one.  The answer therefore depends on the
+deal only through the *joint* holders (hS, hW, hL) of the three cards, and everything below is
+computed from that joint distribution, exactly (no independence between the three cards is
+assumed).
 
-1. The distribution of the envelope *triple* is exact.  Pick the two categories with the fewest
-   envelope candidates; for every candidate pair (a, b) of those categories, count the deals with a
-   and b in the envelope, reading the third category's envelope marginal from the same run.  This
-   gives the exact (weighted, under the refuter model) count of deals for every triple, with at most
-   |candidates_1| x |candidates_2| counting runs.
-2. The answer to rumor (S, W, L) asked by me is "the first player clockwise from me who holds one of
-   the rumor cards shows one of their matching cards, uniformly" (or nobody shows).  Given the
-   envelope, the holders of the rumor cards that are not in the envelope are modelled as
-   independent, each distributed as its exact marginal conditioned on not being in the envelope.
-   This is the one approximation: capacities correlate the three cards a little, and conditioning on
-   the whole envelope triple would shift their marginals a little.  Under it, the answer depends on
-   the envelope only through which of S, W, L are in it (8 patterns, whose probabilities come
-   exactly from step 1).
-3. bits = mutual information I(envelope; answer) = H(answer) - H(answer | envelope pattern), which is
-   the entropy of the envelope minus the expected entropy after seeing the answer; it is >= 0.
+For every rumor three figures:
+
+* ``bits``: the expected information about the envelope, I(answer; pattern), where the pattern
+  says which of S, W, L lie in the envelope (the answer cannot tell more about the envelope than
+  about these three cards, except through other cards' correlations, which it never observes
+  directly);
+* ``deal_bits``: the expected information about the whole deal, I(answer; deal), which equals
+  I(answer; hS, hW, hL) because the answer depends on the deal only through those holders;
+* ``deals_left``: the expected number of deals still consistent after the answer,
+  sum over answers a of P(a) * #{deals compatible with a}.
+
+How the joint is computed.  Cards that no clause or weight names and that have the same allowed
+holders are interchangeable (swapping two of them maps the constraint set onto itself), so one
+representative pair (S, W) serves every pair of the same two classes.  For a representative pair,
+every combination of their allowed holders is pinned and counted once with marginals; the
+marginal of each location card in that run gives the triple's joint for every L at once.  The
+best envelope triple (the accuse-now figure) comes from the exact triple distribution.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from itertools import product
 from math import log2
 from typing import Any
 
-from solvers.clue.counting import CountResult, count
+from solvers.clue.counting import CountResult, count, propagate
 from solvers.clue.model import Problem, build_inputs
+
+Holders = tuple[int, int, int]
+
+
+class AdviceCancelled(Exception):
+    """The caller's ``stop()`` said the answer is no longer wanted (the user typed on)."""
 
 
 def envelope_triples(
@@ -65,8 +80,285 @@ def envelope_triples(
     return triples, base.total
 
 
-def compute_advice(problem: Problem, *, refuter_model: bool = False, base: CountResult | None = None) -> dict[str, Any]:
-    """Best envelope guess and, for every location, the most informative rumor for ``me``."""
+def _bits_of(mask: int) -> list[int]:
+    out = []
+    h = 0
+    while mask:
+        if mask & 1:
+            out.append(h)
+        mask >>= 1
+        h += 1
+    return out
+
+
+PinRuns = dict[tuple[int, int], list[list[int]]]
+
+
+class RumorJoints:
+    """Exact joint holder distributions of rumor triples, computed once per symmetry class.
+
+    Two symmetries of the constraint set are used; each maps every consistent deal to another of
+    the same weight, so the joint distribution is invariant under it:
+
+    * cards that no clause or weight names and that have the same allowed holders are
+      interchangeable, so one representative pair (S, W) serves every pair of the same classes;
+    * holders with the same capacity left whose columns agree everywhere (allowed sets, every
+      literal) are interchangeable, so only one pin per orbit of holder pairs is counted, and the
+      joint of any holder triple is read from its orbit's representative.
+    """
+
+    def __init__(
+        self, problem: Problem, *, refuter_model: bool = False, stop: Callable[[], bool] | None = None
+    ) -> None:
+        self.problem = problem
+        self.stop = stop
+        entries = range(len(problem.entries))
+        self.inputs = build_inputs(problem, entries, refuter_model=refuter_model)
+        # The deal counts behind ``deals_left`` are unweighted, as the solver's ``deals`` is.
+        self.plain = build_inputs(problem, entries, refuter_model=False) if refuter_model else None
+        caps, allowed, clauses, wfactors = self.inputs
+        n = len(problem.cards)
+        nh = len(caps)
+        self.nh = nh
+        self.holders: list[list[int]] = [[] for _ in range(n)]
+        self.key: list[tuple[Any, ...]] = [("card", c) for c in range(n)]
+        self.hclass: list[list[int]] = [[h] for h in range(nh)]  # members of each holder's class
+        prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
+        self.ok = prop is not None
+        if prop is None:
+            return
+        cap, pallowed, fixed, cl, wf, _const = prop
+        named = {c for lits in cl for c, _m in lits} | {c for _off, lits in wf for c, _m in lits}
+        for c in range(n):
+            if fixed[c] >= 0:
+                self.holders[c] = [fixed[c]]
+                self.key[c] = ("fixed", fixed[c])
+            else:
+                self.holders[c] = _bits_of(pallowed[c])
+                if c not in named:
+                    self.key[c] = ("free", pallowed[c])
+        masks = [pallowed[c] for c in range(n) if fixed[c] < 0]
+        masks += [m for lits in cl for _c, m in lits] + [m for _off, lits in wf for _c, m in lits]
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for h in range(nh):
+            column = (cap[h], tuple(m >> h & 1 for m in masks))
+            groups.setdefault(column, []).append(h)
+        for members in groups.values():
+            for h in members:
+                self.hclass[h] = members
+        self._pairs: dict[tuple[Any, ...], tuple[PinRuns, PinRuns | None]] = {}
+        self._class_cache: dict[tuple[int, ...], list[list[int]]] = {}
+
+    def _classes(self, points: tuple[int, ...]) -> list[list[int]]:
+        """Holder classes of the permutations that leave ``points`` in place.
+
+        The symmetry is one of the problem left after propagation, where fixed cards are gone;
+        a rumor card with a fixed holder must stay where it is, so its holder becomes a class of
+        its own.
+        """
+        got = self._class_cache.get(points)
+        if got is None:
+            shared: dict[int, list[int]] = {}
+            got = []
+            for h in range(self.nh):
+                if h in points:
+                    got.append([h])
+                else:
+                    rest = [m for m in self.hclass[h] if m not in points]
+                    got.append(shared.setdefault(rest[0], rest))
+            self._class_cache[points] = got
+        return got
+
+    @staticmethod
+    def _canon(cls: list[list[int]], a: int, b: int) -> tuple[int, int]:
+        """The representative of the orbit of the holder pair (a, b)."""
+        ca = cls[a][0]
+        if b == a:
+            return ca, ca
+        members = cls[b]
+        if members is cls[a]:
+            return ca, members[1]
+        return ca, members[0]
+
+    @staticmethod
+    def _image(cls: list[list[int]], canon: tuple[int, int], a: int, b: int, c: int) -> int:
+        """Where a permutation taking (a, b) to ``canon`` may send holder c."""
+        ca, cb = canon
+        if c == a:
+            return ca
+        if c == b:
+            return cb
+        for h in cls[c]:
+            if h != ca and h != cb:
+                return h
+        raise AssertionError("a holder class is smaller than its use")  # pragma: no cover
+
+    def _points(self, *cards: int) -> tuple[int, ...]:
+        return tuple(sorted({self.holders[c][0] for c in cards if self.key[c][0] == "fixed"}))
+
+    def pins(self, x: int, y: int) -> list[tuple[int, int]]:
+        """The holder pairs counted for the class of the card pair (x, y)."""
+        cls = self._classes(self._points(x, y))
+        return sorted({self._canon(cls, a, b) for a in self.holders[x] for b in self.holders[y]})
+
+    def _pair(self, x: int, y: int) -> tuple[PinRuns, PinRuns | None]:
+        """For the class of the card pair (x, y): per representative holder pair, every card's marginals."""
+        k = (self.key[x], self.key[y])
+        got = self._pairs.get(k)
+        if got is not None:
+            return got
+        pins = self.pins(x, y)
+        weighted = self._pin_runs(self.inputs, x, y, pins)
+        plain = self._pin_runs(self.plain, x, y, pins) if self.plain is not None else None
+        self._pairs[k] = (weighted, plain)
+        return weighted, plain
+
+    def _pin_runs(self, inputs: Any, x: int, y: int, pins: list[tuple[int, int]]) -> PinRuns:
+        caps, allowed, clauses, wfactors = inputs
+        runs: PinRuns = {}
+        for hx, hy in pins:
+            if self.stop is not None and self.stop():
+                raise AdviceCancelled
+            al = list(allowed)
+            al[x] &= 1 << hx
+            al[y] &= 1 << hy
+            res = count(caps, al, clauses, wfactors, marginals=True)
+            if res.total and res.marg is not None:
+                runs[(hx, hy)] = res.marg
+        return runs
+
+    def _expand(self, runs: PinRuns, x: int, y: int, z: int) -> dict[Holders, int]:
+        """Joint counts over (holder of x, of y, of z) from the pinned runs of the pair (x, y)."""
+        cls = self._classes(self._points(x, y))
+        fixed_z = self.holders[z][0] if self.key[z][0] == "fixed" else None
+        out: dict[Holders, int] = {}
+        for a in self.holders[x]:
+            for b in self.holders[y]:
+                canon = self._canon(cls, a, b)
+                marg = runs.get(canon)
+                if marg is None:
+                    continue
+                row = marg[z]
+                if fixed_z is not None:
+                    # The third card never moves: the triple's weight is the pair's.
+                    out[(a, b, fixed_z)] = sum(row)
+                    continue
+                for c in range(self.nh):
+                    v = row[self._image(cls, canon, a, b, c)]
+                    if v:
+                        out[(a, b, c)] = v
+        return out
+
+    def joint(
+        self, cards: tuple[int, int, int], pinned: tuple[int, int] = (0, 1)
+    ) -> tuple[dict[Holders, int], dict[Holders, int]]:
+        """(weighted, unweighted) deal counts for every joint holder triple of ``cards``.
+
+        ``pinned`` names the two positions of ``cards`` whose holders are pinned; the third is read
+        from the marginals.  The class representatives may be other cards, but never the third one
+        (the three are of different categories), so the class swap leaves its marginal in place.
+        """
+        i, j = pinned
+        (k,) = {0, 1, 2} - {i, j}
+        x, y, z = cards[i], cards[j], cards[k]
+        weighted, plain = self._pair(x, y)
+
+        def order(counts: dict[Holders, int]) -> dict[Holders, int]:
+            out: dict[Holders, int] = {}
+            for (a, b, c), v in counts.items():
+                h = [0, 0, 0]
+                h[i], h[j], h[k] = a, b, c
+                out[(h[0], h[1], h[2])] = v
+            return out
+
+        jw = order(self._expand(weighted, x, y, z))
+        if plain is None:
+            return jw, jw
+        return jw, order(self._expand(plain, x, y, z))
+
+
+def answer_model(problem: Problem, holders: Holders, cards: tuple[int, int, int]) -> list[tuple[Any, float]]:
+    """The answers to my rumor when the three cards lie with ``holders``: [(answer, probability)].
+
+    An answer is ``(player, card)`` for a shown card, or ``None`` when nobody shows.
+    """
+    nplayers = len(problem.players)
+    for i in range(1, nplayers):
+        p = (problem.me + i) % nplayers
+        shown = [cards[t] for t in range(3) if holders[t] == p]
+        if shown:
+            return [((p, c), 1.0 / len(shown)) for c in shown]
+    return [(None, 1.0)]
+
+
+def rumor_figures(
+    problem: Problem, jw: dict[Holders, int], ju: dict[Holders, int], cards: tuple[int, int, int]
+) -> dict[str, float]:
+    """``bits``, ``deal_bits`` and ``deals_left`` of one rumor from its exact joint."""
+    total = sum(jw.values())
+    if not total:
+        return {"bits": 0.0, "deal_bits": 0.0, "deals_left": 0.0}
+    env = tuple(problem.env_slots[problem.category[c]] for c in cards)
+    p_ans: dict[Any, float] = {}
+    p_pat_ans: dict[tuple[Any, Any], float] = {}
+    p_pat: dict[Any, float] = {}
+    cond: list[tuple[float, list[tuple[Any, float]]]] = []
+    compatible: dict[Any, int] = {}
+    for h, v in jw.items():
+        ph = v / total
+        answers = answer_model(problem, h, cards)
+        cond.append((ph, answers))
+        pat = (h[0] == env[0], h[1] == env[1], h[2] == env[2])
+        p_pat[pat] = p_pat.get(pat, 0.0) + ph
+        for a, q in answers:
+            p_ans[a] = p_ans.get(a, 0.0) + ph * q
+            p_pat_ans[(pat, a)] = p_pat_ans.get((pat, a), 0.0) + ph * q
+    for h, v in ju.items():
+        for a, _q in answer_model(problem, h, cards):
+            compatible[a] = compatible.get(a, 0) + v
+    deal_bits = 0.0
+    for ph, answers in cond:
+        for a, q in answers:
+            deal_bits += ph * q * log2(q / p_ans[a])
+    bits = 0.0
+    for (pat, a), pj in p_pat_ans.items():
+        if pj > 0.0:
+            bits += pj * log2(pj / (p_pat[pat] * p_ans[a]))
+    deals_left = sum(p * compatible.get(a, 0) for a, p in p_ans.items())
+    # Mutual information is >= 0; float sums leave a few ulps of noise around an exact zero.
+    return {"bits": _clean(bits), "deal_bits": _clean(deal_bits), "deals_left": deals_left}
+
+
+def _clean(x: float) -> float:
+    return 0.0 if x < 1e-12 else x
+
+
+def _better(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """More envelope information, then more information about the deal (ties within float noise)."""
+    if a["bits"] > b["bits"] + 1e-12:
+        return True
+    return a["bits"] >= b["bits"] - 1e-12 and a["deal_bits"] > b["deal_bits"] + 1e-12
+
+
+def compute_advice(
+    problem: Problem,
+    *,
+    refuter_model: bool = False,
+    base: CountResult | None = None,
+    locations: Iterable[str] | None = None,
+    budget: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> dict[str, Any]:
+    """Best envelope guess, every rumor's exact figures, and the best rumor per location.
+
+    ``locations`` limits the rumors to the places I stand in or can reach this turn (default: all).
+    ``budget`` caps the counting runs: over it, no rumor figures are computed and the answer says
+    ``"over_budget": true`` (decided before any run, so it is deterministic); ``stop`` is asked
+    between runs (:class:`AdviceCancelled`), so a worker can drop an answer nobody waits for.
+    ``potential`` is, per location, the rumor whose three cards' envelope pattern is most
+    uncertain (its entropy bounds what any answer can tell about the envelope); it needs no
+    counting beyond the envelope triples.
+    """
     if base is None:
         caps, allowed, clauses, wfactors = build_inputs(
             problem, range(len(problem.entries)), refuter_model=refuter_model
@@ -74,129 +366,104 @@ def compute_advice(problem: Problem, *, refuter_model: bool = False, base: Count
         base = count(caps, allowed, clauses, wfactors)
     triples, total = envelope_triples(problem, refuter_model=refuter_model, base=base)
     if total == 0 or base.marg is None:
-        return {"best_envelope": None, "rumors": {}}
-    marg = base.marg
+        return {"best_envelope": None, "rumors": {}, "all": [], "potential": {}}
     names = problem.cards
     best = max(sorted(triples), key=lambda t: triples[t])
-    scorer = RumorScorer(problem, triples, total, marg)
-    rumors: dict[str, dict[str, Any]] = {}
+    joints = RumorJoints(problem, refuter_model=refuter_model, stop=stop)
     suspects = [c for c, cat in enumerate(problem.category) if cat == 0]
     weapons = [c for c, cat in enumerate(problem.category) if cat == 1]
-    locations = [c for c, cat in enumerate(problem.category) if cat == 2]
-    for loc in locations:
-        best_sw = None
-        best_bits = -1.0
+    index = {name: c for c, name in enumerate(names)}
+    if locations is None:
+        locs = [c for c, cat in enumerate(problem.category) if cat == 2]
+    else:
+        locs = [index[name] for name in locations if name in index and problem.category[index[name]] == 2]
+    # Pin the two categories with the fewest card classes among the rumors asked for; the
+    # third category comes from the marginals of the same runs.
+    cats = [suspects, weapons, locs]
+    sizes = [len({joints.key[c] for c in cat}) for cat in cats]
+    read = max(range(3), key=lambda k: (sizes[k], k == 2))
+    pinned = tuple(k for k in range(3) if k != read)
+    every_loc = [c for c, cat in enumerate(problem.category) if cat == 2]
+    potential = pattern_entropies(problem, triples, total, suspects, weapons, every_loc)
+    if budget is not None:
+        reps: dict[tuple[Any, ...], int] = {}
+        for t in product(*cats):
+            x, y = t[pinned[0]], t[pinned[1]]
+            k = (joints.key[x], joints.key[y])
+            if k not in reps:
+                reps[k] = len(joints.pins(x, y))
+        if sum(reps.values()) * (2 if joints.plain is not None else 1) > budget:
+            return {
+                "best_envelope": {"cards": [names[c] for c in best], "p": triples[best] / total},
+                "rumors": {},
+                "all": [],
+                "potential": potential,
+                "over_budget": True,
+            }
+    cache: dict[tuple[Any, ...], dict[str, float]] = {}
+    every: list[dict[str, Any]] = []
+    rumors: dict[str, dict[str, Any]] = {}
+    for loc in locs:
+        best_rec: dict[str, Any] | None = None
         for s in suspects:
             for w in weapons:
-                bits = scorer.bits(s, w, loc)
-                if bits > best_bits + 1e-12:
-                    best_bits = bits
-                    best_sw = (s, w)
-        assert best_sw is not None
-        rumors[names[loc]] = {"suspect": names[best_sw[0]], "weapon": names[best_sw[1]], "bits": max(best_bits, 0.0)}
+                key = (joints.key[s], joints.key[w], joints.key[loc])
+                figs = cache.get(key)
+                if figs is None:
+                    jw, ju = joints.joint((s, w, loc), (pinned[0], pinned[1]))
+                    figs = rumor_figures(problem, jw, ju, (s, w, loc))
+                    cache[key] = figs
+                rec = {"suspect": names[s], "weapon": names[w], "location": names[loc], **figs}
+                every.append(rec)
+                if best_rec is None or _better(rec, best_rec):
+                    best_rec = rec
+        if best_rec is not None:
+            rumors[names[loc]] = {k: v for k, v in best_rec.items() if k != "location"}
+    every.sort(key=lambda r: (-r["bits"], -r["deal_bits"], r["location"], r["suspect"], r["weapon"]))
     return {
         "best_envelope": {"cards": [names[c] for c in best], "p": triples[best] / total},
         "rumors": rumors,
+        "all": every,
+        "potential": potential,
     }
 
 
-class RumorScorer:
-    """Expected information (bits) about the envelope from one rumor asked by ``me``."""
-
-    def __init__(
-        self, problem: Problem, triples: dict[tuple[int, int, int], int], total: int, marg: list[list[int]]
-    ) -> None:
-        self.problem = problem
-        n = len(problem.cards)
-        self.p1 = [0.0] * n
-        self.p2: dict[tuple[int, int], float] = {}
-        self.p3 = {t: v / total for t, v in triples.items()}
-        for (s, w, loc), p in self.p3.items():
-            self.p1[s] += p
-            self.p1[w] += p
-            self.p1[loc] += p
-            for pair in ((s, w), (s, loc), (w, loc)):
-                self.p2[pair] = self.p2.get(pair, 0.0) + p
-        nplayers = len(problem.players)
-        self.order = [(problem.me + i) % nplayers for i in range(1, nplayers)]
-        # q[c][i]: P(card c is with the i-th player clockwise from me | c not in the envelope).
-        slots = problem.env_slots
-        self.q: list[list[float]] = []
-        for c in range(n):
-            row = marg[c]
-            out = sum(row) - row[slots[problem.category[c]]]
-            self.q.append([row[x] / out if out else 0.0 for x in self.order])
-        self._answers: dict[tuple[int, ...], dict[int, float]] = {}
-
-    def answers(self, cards: tuple[int, ...]) -> dict[int, float]:
-        """Distribution of the answer when exactly ``cards`` are outside the envelope.
-
-        Outcome code: ``i * n_cards + card`` = the i-th player clockwise shows ``card``; -1 = nobody.
-        """
-        cached = self._answers.get(cards)
-        if cached is not None:
-            return cached
-        n = len(self.problem.cards)
-        dist: dict[int, float] = {}
-        before = [0.0] * len(cards)  # P(card held by one of the players already passed)
-        k = len(cards)
-        for i in range(len(self.order)):
-            qi = [self.q[c][i] for c in cards]
-            for mask in range(1, 1 << k):
-                p = 1.0
-                size = 0
-                for t in range(k):
-                    if mask >> t & 1:
-                        p *= qi[t]
-                        size += 1
-                    else:
-                        p *= 1.0 - before[t] - qi[t]
-                    if p <= 0.0:
-                        break
-                if p <= 0.0:
-                    continue
-                share = p / size
-                for t in range(k):
-                    if mask >> t & 1:
-                        code = i * n + cards[t]
-                        dist[code] = dist.get(code, 0.0) + share
-            before = [before[t] + qi[t] for t in range(k)]
-        nobody = 1.0
-        for t in range(k):
-            nobody *= max(0.0, 1.0 - before[t])
-        if nobody > 0.0:
-            dist[-1] = nobody
-        self._answers[cards] = dist
-        return dist
-
-    def bits(self, s: int, w: int, loc: int) -> float:
-        """Mutual information between the envelope and the answer to rumor (s, w, loc)."""
-        p1, p2 = self.p1, self.p2
-        pswl = self.p3.get((s, w, loc), 0.0)
-        psw, psl, pwl = p2.get((s, w), 0.0), p2.get((s, loc), 0.0), p2.get((w, loc), 0.0)
-        ps, pw, pl = p1[s], p1[w], p1[loc]
-        patterns = (
-            (pswl, ()),
-            (psw - pswl, (loc,)),
-            (psl - pswl, (w,)),
-            (pwl - pswl, (s,)),
-            (ps - psw - psl + pswl, (w, loc)),
-            (pw - psw - pwl + pswl, (s, loc)),
-            (pl - psl - pwl + pswl, (s, w)),
-            (1.0 - ps - pw - pl + psw + psl + pwl - pswl, (s, w, loc)),
-        )
-        mix: dict[int, float] = {}
-        parts: list[tuple[float, dict[int, float]]] = []
-        for p, outside in patterns:
-            if p <= 1e-15:
-                continue
-            dist = self.answers(outside) if outside else {-1: 1.0}
-            parts.append((p, dist))
-            for code, v in dist.items():
-                mix[code] = mix.get(code, 0.0) + p * v
-        info = 0.0
-        for p, dist in parts:
-            for code, v in dist.items():
-                if v > 0.0:
-                    info += p * v * log2(v / mix[code])
-        return max(info, 0.0)
+def pattern_entropies(
+    problem: Problem,
+    triples: dict[tuple[int, int, int], int],
+    total: int,
+    suspects: list[int],
+    weapons: list[int],
+    locs: list[int],
+) -> dict[str, dict[str, Any]]:
+    """Per location, the rumor with the largest entropy of its envelope pattern (exact, in bits)."""
+    n = len(problem.cards)
+    p1 = [0.0] * n
+    p2: dict[tuple[int, int], float] = {}
+    p3 = {t: v / total for t, v in triples.items()}
+    for (a, b, c), q in p3.items():
+        p1[a] += q
+        p1[b] += q
+        p1[c] += q
+        for pair in ((a, b), (a, c), (b, c)):
+            p2[pair] = p2.get(pair, 0.0) + q
+    names = problem.cards
+    out: dict[str, dict[str, Any]] = {}
+    for loc in locs:
+        best: tuple[float, int, int] | None = None
+        for s in suspects:
+            for w in weapons:
+                pswl = p3.get((s, w, loc), 0.0)
+                psw, psl, pwl = p2.get((s, w), 0.0), p2.get((s, loc), 0.0), p2.get((w, loc), 0.0)
+                ps, pw, pl = p1[s], p1[w], p1[loc]
+                pats = (
+                    pswl, psw - pswl, psl - pswl, pwl - pswl,
+                    ps - psw - psl + pswl, pw - psw - pwl + pswl, pl - psl - pwl + pswl,
+                    1.0 - ps - pw - pl + psw + psl + pwl - pswl,
+                )
+                h = -sum(q * log2(q) for q in pats if q > 1e-15)
+                if best is None or h > best[0] + 1e-12:
+                    best = (h, s, w)
+        if best is not None:
+            out[names[loc]] = {"suspect": names[best[1]], "weapon": names[best[2]], "bits": max(best[0], 0.0)}
+    return out

@@ -16,9 +16,10 @@ weighted.  The weights only ever touch the two other rumor cards, so they fit in
 programme as a 2-bit counter per rumor; ``deals`` stays the unweighted count, probabilities and
 advice use the weights.
 
-Advice (``advice=True``): the most likely envelope triple and, per location, the rumor with the
-largest expected information about the envelope; the method (exact triple distribution, one
-documented approximation for the answer) is in :mod:`solvers.clue.advice`.
+Advice (``advice=True``): the most likely envelope triple (exact: the accuse-now figure) and, for
+every rumor in the given locations (default all), its exact expected information about the
+envelope and about the deal and the expected number of deals left after its answer, from the exact
+joint holders of its three cards; the model and the method are in :mod:`solvers.clue.advice`.
 
 Contradictions.  When no deal fits, :func:`solve` returns status ``"contradiction"`` with a minimal
 set of log entries that cannot all hold (removing any one makes the rest consistent).  It is found
@@ -28,7 +29,7 @@ entries is dropped in turn and kept out if the rest is still inconsistent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,6 +127,9 @@ def solve(
     *,
     refuter_model: bool = False,
     advice: bool = False,
+    advice_locations: Sequence[str] | None = None,
+    advice_budget: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> ClueSolution:
     """Exact deduction for ``config`` + ``log``; raises :class:`SolverInputError` on unreadable input."""
     problem = build_problem(config, log)
@@ -140,5 +144,12 @@ def solve(
     probs = count(caps, allowed, clauses, wfactors) if weighted else res
     _fill(problem, probs, sol)
     if advice:
-        sol.advice = compute_advice(problem, refuter_model=refuter_model, base=probs)
+        sol.advice = compute_advice(
+            problem,
+            refuter_model=refuter_model,
+            base=probs,
+            locations=advice_locations,
+            budget=advice_budget,
+            stop=stop,
+        )
     return sol

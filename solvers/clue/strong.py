@@ -1,9 +1,11 @@
 """The strong Clue bot: the exact solver and its advice drive every choice.
 
 It turns its view into the same observation log a person would type (``observations``),
-solves it exactly, and then: walks toward the location whose best rumor tells it most
-(discounted by how many turns the walk takes), asks that rumor, shows cards the asker has
-already seen, keeps off the "?" squares when the 8th White Walker is near, and accuses
+solves it exactly, and then: walks toward the location whose rumors could tell it most about
+the envelope (the exact entropy of the best rumor's envelope pattern, discounted by how many
+turns the walk takes), asks there the rumor with the most exact expected information (when that
+costs at most ``EXACT_BUDGET`` counting runs; else the one of largest potential), shows cards
+the asker has already seen, keeps off the "?" squares when the 8th White Walker is near, and accuses
 when it is certain — or earlier when waiting is riskier than guessing.
 """
 
@@ -12,9 +14,10 @@ from __future__ import annotations
 from solvers.clue.bots import CluePlayerBase
 from solvers.clue.observations import ObservationLog
 from solvers.clue.sheet import Sheet
-from solvers.clue.solver import solve
+from solvers.clue.solver import ClueSolution, solve
 
 AVG_ROLL = 5.0  # the mean number of steps a roll gives with "?"/1-5 dice
+EXACT_BUDGET = 60  # counting runs the bot spends on a rumor's exact figures (keeps every turn fast)
 
 
 class StrongBot(CluePlayerBase):
@@ -24,10 +27,10 @@ class StrongBot(CluePlayerBase):
         super().__init__(seat, seed)
         self.obs = ObservationLog(seat)
         self.sheet = Sheet(seat)
-        self._key: int | None = None
-        self._sol = None
-        self._advice_key: int | None = None
-        self._advice: dict | None = None
+        self._key: tuple | None = None  # the observation log's version the answers below are for
+        self._sol: ClueSolution | None = None
+        self._advice_key: tuple | None = None
+        self._advice: dict[str | None, dict] = {}
 
     def observe(self, ev: dict, view: dict) -> None:
         self.obs.update([ev])
@@ -47,13 +50,23 @@ class StrongBot(CluePlayerBase):
             self._key = key
         return self._sol
 
-    def advice(self) -> dict:
+    def advice(self, here: str | None = None) -> dict:
+        """The potential of every location, and with ``here`` the exact rumor figures there."""
         key = self._version()
         if key != self._advice_key:
-            sol = solve(self.obs.config, self.obs.entries(), advice=True)
-            self._advice = sol.advice if sol.status == "ok" else {"best_envelope": None, "rumors": {}}
+            self._advice = {}
             self._advice_key = key
-        return self._advice
+        if here not in self._advice:
+            sol = solve(
+                self.obs.config,
+                self.obs.entries(),
+                advice=True,
+                advice_locations=[here] if here is not None else [],
+                advice_budget=EXACT_BUDGET if here is not None else 0,
+            )
+            empty: dict = {"best_envelope": None, "rumors": {}, "potential": {}}
+            self._advice[here] = sol.advice if sol.status == "ok" and sol.advice is not None else empty
+        return self._advice[here]
 
     def best_triple(self) -> tuple[tuple[str, str, str], float] | None:
         sol = self.solution()
@@ -85,9 +98,9 @@ class StrongBot(CluePlayerBase):
     # ------------------------------------------------------------ movement
 
     def _location_scores(self, view: dict) -> dict[int, float]:
-        """Bits of the best rumor at each location."""
+        """What the best rumor at each location could tell about the envelope (its potential)."""
         b = self.sheet.board
-        rumors = self.advice().get("rumors", {})
+        rumors = self.advice().get("potential", {})
         return {i: float(rumors.get(loc, {}).get("bits", 0.0)) for i, loc in enumerate(b.locations)}
 
     def _goal_value(self, view: dict, node: int, accuse: bool) -> float:
@@ -179,7 +192,8 @@ class StrongBot(CluePlayerBase):
                 return ("look_centre",)
         if "rumor" in kinds:
             loc = b.locations[here]
-            best = self.advice().get("rumors", {}).get(loc)
+            adv = self.advice(loc)
+            best = adv.get("rumors", {}).get(loc) or adv.get("potential", {}).get(loc)
             if best and best["bits"] > 1e-9:
                 return ("rumor", best["suspect"], best["weapon"])
             if accuse is None:

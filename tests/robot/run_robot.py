@@ -12,7 +12,8 @@ if __name__ == "__main__":
     try:
         stats: dict = {}
         n = run_robot(sc, int(seed), int(steps), stats=stats)
-        print(f"OK {sc.name} seed {seed}: {n} steps in {time.time() - t:.1f}s", {k: round(v, 1) for k, v in stats.items()})
+        spent = {k: round(v, 1) for k, v in stats.items()}
+        print(f"OK {sc.name} seed {seed}: {n} steps in {time.time() - t:.1f}s", spent)
     except Violation as v:
         print(f"VIOLATION after {len(v.steps)} steps ({time.time() - t:.1f}s): {v.message}")
         print("STEPS", v.steps)

@@ -18,6 +18,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
@@ -152,10 +153,12 @@ class ClueAssistScreen(AssistScreenBase):
 
     @classmethod
     def _check_setup(cls, session: Session) -> None:
+        from solvers.clue.validate import validate
+
         try:
-            solve(session.config, [])
+            validate(session.config, session.log)
         except SolverInputError as e:
-            raise SessionError(f"The session's setup is not usable: {e.args[0]}") from None
+            raise SessionError(f"This session cannot be used: {e.args[0]}") from None
 
     def _started(self) -> None:
         self._build_sheet()
@@ -250,11 +253,14 @@ class ClueAssistScreen(AssistScreenBase):
     @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
     def _advise(self, gen: int, config: dict[str, Any], log: list[Any]) -> None:
         """The rumor advice (slower): computed after the main answer is on screen."""
+        worker = get_current_worker()
         try:
-            advice = solve(config, log, advice=True).advice
-        except Exception:  # advice is a bonus; the notes stand without it
+            # Exact rumor figures can take a while early in a big game: stop between counting
+            # runs once a newer log has replaced this one.
+            advice = solve(config, log, advice=True, stop=lambda: worker.is_cancelled).advice
+        except Exception:  # advice is a bonus (or was cancelled); the notes stand without it
             advice = None
-        if not get_current_worker().is_cancelled:
+        if not worker.is_cancelled:
             self.post_message(self.Advised(gen, advice))
 
     def _show_result(self, r: dict[str, Any]) -> None:
@@ -297,7 +303,7 @@ class ClueAssistScreen(AssistScreenBase):
 
     def _update_log_head(self, head: Static) -> None:
         if self.state in ("contradiction", "error") and self.problem:
-            head.update(f"Log · ⚠ {self.problem}")
+            head.update(Content(f"Log · ⚠ {self.problem}"))
             head.add_class("-problem")
         else:
             head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty")
@@ -342,7 +348,7 @@ class ClueAssistScreen(AssistScreenBase):
     def _update_status(self) -> None:
         status = self.query_one("#ax-status", Static)
         text, cls = self._status_text()
-        status.update(text)
+        status.update(Content(text))
         status.set_class(cls == "-problem", "-problem")
         status.set_class(cls == "-solved", "-solved")
         head = self.query_one("#ax-sheet-head", Static)
@@ -371,7 +377,7 @@ class ClueAssistScreen(AssistScreenBase):
             box.update("Working out the most informative rumor for each location…")
             return
         best = adv.get("best_envelope")
-        head.update("Advice · the most informative rumor per location")
+        head.update("Advice · the most informative rumor per location (exact)")
         lines = []
         if best:
             lines.append(f"Most likely envelope: {', '.join(best['cards'])} ({m.fmt_p(best['p'])})")
@@ -379,12 +385,38 @@ class ClueAssistScreen(AssistScreenBase):
         top = max(rumors.values(), key=lambda r: r.get("bits", 0.0), default=None)
         labels = m.short_labels(m.deck_of(self.config), self.config.get("board"), 12)
         if rumors:
-            lines.append(f"  {'In':<12} {'ask':<21} bits")
+            lines.append(f"  {'In':<12} {'ask':<21} bits  left")
         for loc, r in rumors.items():
             star = "★" if r is top else " "
             ask = f"{labels.get(r['suspect'], r['suspect'])} + {labels.get(r['weapon'], r['weapon'])}"
-            lines.append(f"{star} {labels.get(loc, loc):<12} {ask:<21} {r['bits']:.2f}")
-        box.update("\n".join(lines))
+            left = m.fmt_count(round(r["deals_left"]))
+            lines.append(f"{star} {labels.get(loc, loc):<12} {ask:<21} {r['bits']:.2f}  {left}")
+        if rumors:
+            lines.append("bits: expected information about the envelope")
+            lines.append("left: deals expected to remain after the answer")
+        box.update(Content("\n".join(lines)))
+
+    @on(DataTable.RowSelected, "#ax-sheet")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a card: why each of its ✓ and ✗ is certain."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        by_key, sheet.by_key = sheet.by_key, False
+        card = sheet.card_at_cursor()
+        if not by_key or card is None or sheet.solution is None or self.state != "ok":
+            return
+        if any(m.sheet_cell(sheet.solution, card, h).mark in ("yes", "no") for h in sheet.holders):
+            self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card)
+
+    @on(SheetTable.Tapped, "#ax-sheet")
+    def _cell_tapped(self, event: SheetTable.Tapped) -> None:
+        """One tap on a ✓ or ✗: why it is certain (with the card's other marks below it)."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        if self.app.screen is not self or sheet.solution is None or self.state != "ok":
+            return
+        kind = {"yes": "at", "no": "not"}.get(m.sheet_cell(sheet.solution, event.card, event.holder).mark)
+        if kind is not None:
+            card = event.card
+            self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card, first=(kind, card, event.holder))
 
     @on(DataTable.RowHighlighted, "#ax-sheet")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -392,7 +424,7 @@ class ClueAssistScreen(AssistScreenBase):
 
     def _update_detail(self) -> None:
         sheet = self.query_one("#ax-sheet", SheetTable)
-        self.query_one("#ax-sheet-detail", Static).update(sheet.describe_card(sheet.card_at_cursor()))
+        self.query_one("#ax-sheet-detail", Static).update(Content(sheet.describe_card(sheet.card_at_cursor())))
 
 
 class AssistApp(App[None]):

@@ -53,12 +53,12 @@ class ClueDialog(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.dialog_id}-box"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
             # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move.
             with VerticalScroll(classes="dialog-body"):
                 text = self.text()
                 if text:
-                    yield Static(text, classes="dialog-text")
+                    yield Static(text, classes="dialog-text", markup=False)
                 yield from self.body()
             with Horizontal(classes="dialog-buttons"):
                 yield from self.buttons()

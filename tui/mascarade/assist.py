@@ -13,6 +13,7 @@ Delete or Undo fix it.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -20,6 +21,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -54,10 +56,8 @@ def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
                 result["before"] = before
     except SolverInputError as e:
         message = str(e)
-        index = None
-        if message.startswith("Entry "):
-            head = message[6:].split(":", 1)[0]
-            index = int(head) if head.isdigit() else None
+        found = re.match(r"(?:Log entry|Entry) (\d+):", message)
+        index = int(found.group(1)) if found else None
         result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
     except Exception as e:  # a solver bug must not take the notes down
         result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
@@ -209,11 +209,13 @@ class MascaradeAssistScreen(AssistScreenBase):
     @classmethod
     def _check_setup(cls, session: Session) -> None:
         from solvers.mascarade import SolverInputError, parse_config
+        from solvers.mascarade.validate import validate
 
         try:
+            validate(session.config, session.log)
             parse_config(session.config)
         except SolverInputError as e:
-            raise SessionError(f"The session's setup is not usable: {e}") from None
+            raise SessionError(f"This session cannot be used: {e}") from None
 
     def _start_extra(self, session: Session) -> None:
         variant = session.extra.get("variant")
@@ -234,7 +236,7 @@ class MascaradeAssistScreen(AssistScreenBase):
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
-            self.query_one("#mx-head", Static).update(self._head_text())
+            self.query_one("#mx-head", Static).update(Content(self._head_text()))
             self._apply_view()
             self._draw_grid()
 
@@ -419,7 +421,7 @@ class MascaradeAssistScreen(AssistScreenBase):
     def _update_status(self) -> None:
         status = self.query_one("#mx-status", Static)
         text, problem = self._status_text()
-        status.update(text)
+        status.update(Content(text))
         status.set_class(problem, "-problem")
 
     def _draw_grid(self) -> None:
@@ -439,6 +441,27 @@ class MascaradeAssistScreen(AssistScreenBase):
         self.query_one("#mx-grid", Static).update(self._grid_text(r))
         self.query_one("#mx-mine", Static).update(self._mine_text())
 
+    def on_click(self, event: events.Click) -> None:
+        """A tap on a seat's row of the grid: why its ✓ and ✗ are certain (the tapped one first)."""
+        geom = getattr(self, "_grid_geom", None)
+        if event.widget is None or event.widget.id != "mx-grid" or geom is None:
+            return
+        name_w, width, masks, places = geom
+        row, x = event.y - 1, event.x - 1
+        if not 0 <= row < len(places):
+            return
+        place = places[row]
+        col = (x - name_w) // width if x >= name_w else -1
+        first = None
+        certain = (getattr(self, "result", None) or {}).get("certain", {})
+        if 0 <= col < len(masks):
+            mask = masks[col]
+            if certain.get("at", {}).get(place) == mask:
+                first = ("at", place, mask)
+            elif mask in certain.get("not", {}).get(place, []):
+                first = ("not", place, mask)
+        self.open_why(f"Why? {mm.place_title(place)}", wanted=lambda f: f[1] == place, first=first)
+
     def _grid_text(self, r: dict[str, Any]) -> Text:
         """Seats x masks: the chance (%) of each mask at each place, ✓ certain, ✗ certainly not."""
         masks = mm.masks_of(self.config)
@@ -456,6 +479,7 @@ class MascaradeAssistScreen(AssistScreenBase):
         else:
             self.query_one("#mx-grid-panel").styles.width = None
         coins = (r.get("table") or {}).get("coins") or {}
+        self._grid_geom = (name_w, width, list(masks), list(places))
         t = Text(no_wrap=True)
         t.append(f"{'':<{name_w}}", style="bold")
         for m in masks:

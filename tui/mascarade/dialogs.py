@@ -38,13 +38,13 @@ class PickDialog(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.kind}-box"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
             # The options first, then the text, in a body that scrolls: with 12 players the powers'
             # text alone is taller than 24 rows, and the Later button stays below it on screen.
             with VerticalScroll(classes="dialog-body"):
                 yield Choices(self._options, columns=self.columns, id=f"{self.kind}-opt", classes="big")
                 if self.text:
-                    yield Static(self.text, classes="dialog-text")
+                    yield Static(self.text, classes="dialog-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Btn(f"{self.close_label} (esc)", id=f"{self.kind}-cancel")
 

@@ -9,7 +9,7 @@ scroll buttons) and a key.
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -166,6 +166,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         Binding("r", "replace", "Replace", id="mq.replace"),
         Binding("v", "variant", "Variant", show=False, id="mq.variant"),
         *[Binding(str(k + 1), f"slot({k})", f"Slot {SLOTS[k]}", show=False) for k in range(len(SLOTS))],
+        Binding("y", "why", "Why?", show=False, id="mq.why"),
         Binding("escape", "close", "Close", id="mq.close"),
     ]
 
@@ -207,6 +208,18 @@ class AssistScreen(AutosaveMixin, Screen[None]):
                 yield ScrollButtons("#mq-out", id="mq-out-scrollbtn")
         yield Footer()
 
+    @staticmethod
+    def _check_session(session: Session) -> None:
+        """Refuse what is not a usable Masque assist session, with one line that says why (the file stays)."""
+        from solvers.masque.validate import SolverInputError, validate
+
+        if session.game != "masque" or session.mode != "assist":
+            raise SessionError(f"This is a {session.game} {session.mode} session, not a Masque table-assistant one.")
+        try:  # a damaged file is refused whole, never half read
+            validate(session.config, session.log)
+        except SolverInputError as e:
+            raise SessionError(f"This session cannot be used: {e}") from None
+
     def on_mount(self) -> None:
         for sel in ("#mq-slot", "#mq-room"):
             c = self.query_one(sel, Choices)
@@ -216,12 +229,9 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             if self.session is None and self.session_id is not None and self._exists(self.session_id):
                 self.session = load_session(self.session_id)
             if self.session is not None:
-                if self.session.game != "masque" or self.session.mode != "assist":
-                    raise SessionError(
-                        f"This is a {self.session.game} {self.session.mode} session, not a Masque table-assistant one."
-                    )
+                self._check_session(self.session)
                 self.config = dict(self.session.config or {"red_death": 2})
-                self.entries = [e for e in self.session.log if isinstance(e, dict)]
+                self.entries = list(self.session.log)
                 undo = self.session.extra.get("undo", [])
                 self.history = [h for h in undo if isinstance(h, list)] if isinstance(undo, list) else []
         except SessionError as e:
@@ -359,6 +369,41 @@ class AssistScreen(AutosaveMixin, Screen[None]):
 
     def action_close(self) -> None:
         self.app.action_home()  # type: ignore[attr-defined]
+
+    # ----------------------------------------------------------------- why is it certain
+
+    def action_why(self, first: tuple[str, str] | None = None) -> None:
+        """Every certain room with the notes that prove it (y, or a tap on a ✓/✗ of the grid)."""
+        from tui.assist.why import WhyScreen
+
+        if not self.result or self.result.get("status") != "ok":
+            self.notify("Nothing is certain while the notes do not fit together.", title="Why?")
+            return
+
+        def done(index: int | None) -> None:
+            if index is None or not 0 <= index < len(self.entries):
+                return
+            self.selected = index
+            self._draw()
+            self.notify(f"Entry #{index + 1} selected: Replace (r) or Delete (x) it.", title="Why?")
+
+        title = "Why is it certain? Every certain room" if first is None else f"Why? {first[1]}"
+        wanted = None if first is None else (lambda f: f[1].split()[0] == first[1].split()[0])
+        self.app.push_screen(WhyScreen("masque", copy_json(self.config), copy_json(self.entries), title=title,
+                                       wanted=wanted, first=first), done)
+
+    def on_click(self, event: Any) -> None:
+        """A tap on a ✓ or ✗ of the grid explains it (and the slot's other certain rooms)."""
+        grid = self.query_one("#mq-grid", Static)
+        if event.widget is not grid or not self.result or self.result.get("status") != "ok":
+            return
+        k, col = event.y - 2, event.x - 7
+        if not (0 <= k < len(SLOTS) and col >= 0 and col // 4 < len(ROOMS)):
+            return
+        slot, room = SLOTS[k], ROOMS[col // 4]
+        p = self.result["deadly"][slot][room]
+        if p <= 0 or p >= 1:
+            self.action_why(("safe" if p <= 0 else "deadly", f"{slot} {room}"))
 
     def on_choices_chosen(self, event: Choices.Chosen) -> None:
         cid = event.choices.id
