@@ -24,8 +24,9 @@ def _run(scenario: Scenario, seed: int, steps: int, stats: dict | None = None, *
         if not shrink_it:
             raise
         short = shrink(scenario, seed, v.steps, v.message, budget=12)
-        raise Violation(f"{v.message}\nshrunk to {len(short)} steps: replay(Scenario{(scenario.kind, scenario.game, scenario.size)!r}, "
-                        f"{seed}, {short!r})", v.steps) from None
+        where = (scenario.kind, scenario.game, scenario.size)
+        raise Violation(f"{v.message}\nshrunk to {len(short)} steps: replay(Scenario{where!r}, {seed}, {short!r})",
+                        v.steps) from None
 
 
 @pytest.mark.robot
