@@ -245,3 +245,10 @@ def test_lobby_footer_tables_key_is_not_offered_in_the_lobby():
     from harness import Scenario, replay
 
     replay(Scenario("lobby", "", (80, 24)), 1, [("key", "ctrl+l", "footer")])
+
+
+def test_rules_footer_tab_key_is_greyed_on_its_own_tab():
+    """Found by the robot (soak): the Rules footer offered "1 Rulebook" while the rulebook showed; it did nothing."""
+    from harness import Scenario, replay
+
+    replay(Scenario("rules", "clue", (80, 24)), 100, [("key", "1", "footer")])
