@@ -100,6 +100,23 @@ class UnmaskApp(App[None]):
         self._human_seat = human_seat
         self._start = start
 
+    async def _check_bindings(self, key: str, priority: bool = False) -> bool:
+        """Tab and Shift+Tab move the focus as soon as they arrive.
+
+        Otherwise the focused widget handles them in its turn, and the keys typed right after a Tab
+        (a quick typist, a laggy SSH link) would go to the field being left: "Ann", Tab, "Bob" became
+        "AnnBob". Only when the binding in force for the key is the plain focus move (a widget with a
+        Tab of its own keeps it), and without a priority binding, so the footer is unchanged.
+        """
+        moves = {"tab": "focus_next", "shift+tab": "focus_previous"}
+        if priority and key in moves:
+            active = self.screen.active_bindings.get(key)
+            action = active.binding.action.removeprefix("app.") if active else moves[key]
+            if action == moves[key]:
+                getattr(self.screen, action)()
+                return True
+        return await super()._check_bindings(key, priority)
+
     # ----------------------------------------------------------------- start-up
 
     def root_screen(self) -> Any:

@@ -183,6 +183,7 @@ class Picker(Widget, can_focus=True):
             disabled = value in self.disabled_values or value is None
             if button.disabled != disabled:
                 button.disabled = disabled
+        self.refresh_bindings()  # "Pick" may have become possible, or pointless
 
     # ---------------------------------------------------------------- picking
 
@@ -209,6 +210,18 @@ class Picker(Widget, can_focus=True):
     def action_toggle_current(self) -> None:
         if self.options:
             self.pick(self.current)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """"Pick" shows greyed out where it would change nothing (the one option already picked)."""
+        if action == "toggle_current":
+            if not self.options:
+                return None
+            value = self.options[self.current][1]
+            if value in self.disabled_values or value is None:
+                return None
+            if not self.multi and not self.allow_none and value in self.selected:
+                return None
+        return True
 
     def action_move(self, delta: int, axis: str) -> None:
         if not self.options:

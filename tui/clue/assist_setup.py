@@ -162,18 +162,27 @@ class SetupForm(Vertical):
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
-        wid = event.input.id or ""
-        if wid.startswith("ax-name-"):
-            i = int(wid.rsplit("-", 1)[1])
-            if i < len(self.data.players) and self.data.players[i] != event.value:
-                self.data.players[i] = event.value
-        elif wid.startswith("ax-size-"):
-            i = int(wid.rsplit("-", 1)[1])
-            if i < len(self.data.players) and self.data.sizes()[i] != event.value:
-                self._custom_sizes()[i] = event.value
-        elif wid.startswith("ax-custom-"):
-            self.data.custom[wid.removeprefix("ax-custom-")] = event.value
+        self._read_inputs()
         self.refresh_form()
+
+    def _read_inputs(self) -> None:
+        """Copy what every field shows into the data.
+
+        Every field, and its value now rather than the event's: several keys may have landed in
+        several fields since this event was sent, and drawing the data before reading them all would
+        write older text back over what was just typed.
+        """
+        d = self.data
+        for i in range(len(d.players)):
+            name = self.query_one(f"#ax-name-{i}", Input).value
+            if d.players[i] != name:
+                d.players[i] = name
+        sizes = [self.query_one(f"#ax-size-{i}", Input).value for i in range(len(d.players))]
+        if sizes != d.sizes():
+            custom = self._custom_sizes()
+            custom[:] = sizes
+        for cat in m.CATEGORIES:
+            d.custom[cat] = self.query_one(f"#ax-custom-{cat}", Input).value
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -183,18 +192,21 @@ class SetupForm(Vertical):
     @on(Picker.Changed, "#ax-board")
     def _board(self, event: Picker.Changed) -> None:
         event.stop()
+        self._read_inputs()  # what the fields show now, before this change is drawn over them
         self.data.board = event.value
         self.refresh_form()
 
     @on(Picker.Changed, "#ax-centre")
     def _centre(self, event: Picker.Changed) -> None:
         event.stop()
+        self._read_inputs()  # what the fields show now, before this change is drawn over them
         self.data.centre = bool(event.value)
         self.refresh_form()
 
     @on(PlayerRow.Act)
     def _row(self, event: PlayerRow.Act) -> None:
         event.stop()
+        self._read_inputs()  # what the fields show now, before this change is drawn over them
         i, what = event.index, event.what
         d = self.data
         n = len(d.players)
@@ -233,6 +245,7 @@ class SetupForm(Vertical):
         self.refresh_form()
 
     def action_add_player(self) -> None:
+        self._read_inputs()  # what the fields show now, before this change is drawn over them
         d = self.data
         if len(d.players) >= m.MAX_PLAYERS:
             return
@@ -247,6 +260,7 @@ class SetupForm(Vertical):
         self.query_one(f"#ax-name-{len(d.players) - 1}", Input).focus()
 
     def action_start(self) -> None:
+        self._read_inputs()  # what the fields show now, before this change is drawn over them
         config, errors = self.data.validate()
         self.errors = errors
         self.refresh_form()
@@ -264,6 +278,7 @@ class SetupForm(Vertical):
         self.action_add_player()
 
     def action_equal_hands(self) -> None:
+        self._read_inputs()  # what the fields show now, before this change is drawn over them
         self.data.hand_sizes = None
         self.refresh_form()
 

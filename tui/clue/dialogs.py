@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -54,10 +54,12 @@ class ClueDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.dialog_id}-box"):
             yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
-            text = self.text()
-            if text:
-                yield Static(text, classes="dialog-text", markup=False)
-            yield from self.body()
+            # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move.
+            with VerticalScroll(classes="dialog-body"):
+                text = self.text()
+                if text:
+                    yield Static(text, classes="dialog-text", markup=False)
+                yield from self.body()
             with Horizontal(classes="dialog-buttons"):
                 yield from self.buttons()
                 yield Btn(f"{self.close_label} (esc)", id=f"{self.dialog_id}-cancel")
@@ -71,7 +73,10 @@ class ClueDialog(ModalScreen[Any]):
         self.dismiss(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        # Textual calls this handler once per class of the chain that defines one: a subclass handles
+        # its own buttons and never calls super(), or Cancel would dismiss twice (and close the game).
         if event.button.id == f"{self.dialog_id}-cancel":
+            event.stop()
             self.dismiss(None)
 
 
@@ -245,8 +250,6 @@ class RumorDialog(ClueDialog):
             w = self.query_one("#rumor-weapon", Choices).value
             if s is not None and w is not None:
                 self.dismiss(("rumor", s, w))
-        else:
-            super().on_button_pressed(event)
 
 
 class AccuseDialog(ClueDialog):
@@ -301,8 +304,6 @@ class AccuseDialog(ClueDialog):
             values = self._values()
             if None not in values:
                 self.dismiss(("accuse", *values))
-        else:
-            super().on_button_pressed(event)
 
 
 def accuse_question(action: tuple) -> str:

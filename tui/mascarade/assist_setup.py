@@ -168,14 +168,20 @@ class MascaradeSetupForm(Vertical):
             return
         for row in box.query(OpeningRow):
             if row.index < len(places):
-                row.query_one(".mx-open-label", Static).update(mm.place_title(places[row.index]))
+                row.place = places[row.index]  # what a row not composed yet will show
+            labels = row.query(".mx-open-label")
+            if row.index < len(places) and labels and row.is_attached:  # a row not composed yet has its title
+                labels.first(Static).update(mm.place_title(places[row.index]))
         self._paint_opening()
 
     def _paint_opening(self) -> None:
         d = self.data
         left = d.opening_left()
         for row in self.query(OpeningRow):
-            pick = row.query_one(Picker)
+            picks = row.query(Picker)
+            if not picks or not row.is_attached:
+                continue  # a row of an older rebuild (being removed) or one not composed yet: its own repaint follows
+            pick = picks.first()
             mine = d.opening.get(row.index)
             pick.set_disabled_values([m for m, k in left.items() if k <= 0 and m != mine])
             if pick.value != mine:

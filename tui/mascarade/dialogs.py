@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -39,9 +39,12 @@ class PickDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.kind}-box"):
             yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
-            if self.text:
-                yield Static(self.text, classes="dialog-text", markup=False)
-            yield Choices(self._options, columns=self.columns, id=f"{self.kind}-opt", classes="big")
+            # The options first, then the text, in a body that scrolls: with 12 players the powers'
+            # text alone is taller than 24 rows, and the Later button stays below it on screen.
+            with VerticalScroll(classes="dialog-body"):
+                yield Choices(self._options, columns=self.columns, id=f"{self.kind}-opt", classes="big")
+                if self.text:
+                    yield Static(self.text, classes="dialog-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Btn(f"{self.close_label} (esc)", id=f"{self.kind}-cancel")
 

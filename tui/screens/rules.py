@@ -120,6 +120,17 @@ class RulesScreen(Screen):
     def action_tab(self, pane: str) -> None:
         self.query_one("#rules-tabs", TabbedContent).active = pane
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The key of the tab already shown is greyed out in the footer: it would do nothing."""
+        if action == "tab" and self.is_mounted:
+            tabs = self.query("#rules-tabs")
+            if tabs and tabs.first(TabbedContent).active == parameters[0]:
+                return None
+        return True
+
+    def on_tabbed_content_tab_activated(self, _event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
+
     def action_page(self, d: int) -> None:
         s = self._scroll()
         (s.scroll_page_down if d > 0 else s.scroll_page_up)(animate=False)

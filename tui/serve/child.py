@@ -193,6 +193,15 @@ class ServedApp(UnmaskApp):
         while not self._at_root():
             super().pop_screen()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """"Tables" is offered where it leads somewhere: not on the lobby itself."""
+        if action == "lobby":
+            from tui.serve.lobby import LobbyScreen
+
+            if not os.environ.get("UNMASK_TABLES_SOCKET") or isinstance(self.screen, LobbyScreen):
+                return False
+        return super().check_action(action, parameters)
+
     def action_lobby(self) -> None:
         if self.tables_socket:
             self.action_home()
