@@ -4,15 +4,23 @@ Facts are ``("at", card, holder)`` (a ✓: every deal that fits has the card the
 ``("not", card, holder)`` (a ✗), holders by their public names (players, ``envelope``, piles,
 ``face_up``).  Every log entry is a note; leaving one out simply drops its constraints.
 
-Two oracles, one model of the deal.  The exact counter of :mod:`solvers.clue.counting` is the
-judge: a fact is certain from some notes when no deal of those notes has its negation.  CP-SAT
-(OR-Tools) gives the candidate: one Boolean per (card, holder slot), "each card once" and "each
-holder full" as linear constraints, and one *assumption literal* per note that switches its
-constraints on.  Asking CP-SAT for a deal with the fact's negation under all the assumptions is
-infeasible, and ``sufficient_assumptions_for_infeasibility()`` names a subset of the notes that
-already is: a small sufficient set, which the deletion pass of :mod:`solvers.explain` then makes
-minimal with the counter.  The CP-SAT solve is single-threaded with a fixed seed and a time limit
-(deterministic); if it gives up, the divide-and-conquer search takes over.
+The judge of "certain from these notes" is a yes/no question: is there a deal of those notes
+with the fact's negation?  It is answered without counting: first by a deal found earlier that
+happens to fit (a witness), else by a depth-first search with the counter's propagation
+(:func:`feasible`), and when that search runs past a small node budget, by CP-SAT.  The exact
+counter of :mod:`solvers.clue.counting` lists the certain facts themselves.
+
+CP-SAT (OR-Tools) has one model of the deal: one Boolean per (card, holder slot), "each card once"
+and "each holder full" as linear constraints, and one *assumption literal* per note that switches
+its constraints on.  It serves two ways: the hard yes/no questions above (feasibility of the
+negated fact under the kept notes' assumptions), and, with ``cpsat=True``, the candidate set of an
+explanation: under all the assumptions the negated fact is infeasible, and
+``sufficient_assumptions_for_infeasibility()`` names a subset of the notes that already is, which
+the deletion pass of :mod:`solvers.explain` then makes minimal.  By default the candidate comes
+from the divide and conquer instead, which is faster on a single tap (no model to build; figures in
+``docs/performance.md``).  Every CP-SAT solve is single-threaded, with a fixed seed and a time
+limit (deterministic).  :meth:`ClueOracle.cpsat_certain` lists every ✓/✗ by CP-SAT alone (each
+negated fact's feasibility), which the tests check against the counter.
 """
 
 from __future__ import annotations
@@ -297,7 +305,7 @@ def _cp_solver(time_limit: float) -> Any:
     return solver
 
 
-def clue_explainer(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]], *, cpsat: bool = True) -> Explainer:
+def clue_explainer(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]], *, cpsat: bool = False) -> Explainer:
     """An :class:`Explainer` of every ✓/✗ (raises ``SolverInputError`` on unreadable input)."""
     oracle = ClueOracle(build_problem(config, log))
     return Explainer(oracle, candidates=oracle.core if cpsat else None, holds=oracle.holds)
