@@ -19,8 +19,9 @@ names a subset of the notes that already is, which the deletion pass of :mod:`so
 then makes minimal.  The first fact of an explainer is found by divide and conquer instead (a tap
 answers without building a model); every later one by its core (a sheet pays the model once, and
 cores need fewer oracle calls; figures in ``docs/performance.md``).  Every CP-SAT solve is
-single-threaded, with a fixed seed and a time limit (deterministic).  :meth:`ClueOracle.cpsat_certain` lists every ✓/✗ by CP-SAT alone (each
-negated fact's feasibility), which the tests check against the counter.
+single-threaded, with a fixed seed and a time limit (deterministic).
+:meth:`ClueOracle.cpsat_certain` lists every ✓/✗ by CP-SAT alone (each negated fact's
+feasibility), which the tests check against the counter.
 """
 
 from __future__ import annotations
