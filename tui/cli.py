@@ -334,7 +334,8 @@ def solve(
     from tui.storage import read_session_file
 
     solver = importlib.import_module(f"solvers.{game}.solver")
-    SolverInputError = solver.SolverInputError
+    validator = importlib.import_module(f"solvers.{game}.validate")
+    bad_input = (solver.SolverInputError, validator.SolverInputError)
 
     try:
         session = read_session_file(file)
@@ -346,13 +347,20 @@ def solve(
     if session.mode != "assist":
         _fail(f"{file} is a {session.mode} session; solve reads assist sessions (what one seat saw).")
     try:
+        validator.validate(session.config, session.log)  # the schema first: the solver sees well-typed input
         if game == "clue":
             out = solver.solve(session.config, session.log, advice=advice, refuter_model=refuter_model).to_json()
         else:
             out = solver.solve(session.config, session.log)
             out = out.to_json() if hasattr(out, "to_json") else out
-    except SolverInputError as e:
-        _fail(str(e))
+    except bad_input as e:
+        _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
+        return
+    except RecursionError:
+        _fail(f"{file} nests its values too deeply to be a session.")
+        return
+    except Exception as e:  # a solver bug: one line, never a traceback (exit 1, not a verdict on the file)
+        _fail(f"the {game} solver failed on {file} ({e.__class__.__name__}); please report this bug.", 1)
         return
     reasons: list[str] = []
     if explain and out.get("status") == "ok":
@@ -360,8 +368,8 @@ def solve(
 
         try:
             out["why"], reasons = why_json(game, session.config, session.log)
-        except SolverInputError as e:
-            _fail(str(e))
+        except bad_input as e:
+            _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
             return
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
@@ -389,16 +397,34 @@ def serve_ssh_cmd(
         str | None, typer.Option(help="An authorized_keys file, or a folder with one key file per user.")
     ] = None,
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
-    max_sessions: Annotated[int, typer.Option(help="Most simultaneous sessions.")] = 20,
-    idle_timeout: Annotated[float, typer.Option(help="Seconds idle before a session closes (0: never).")] = 1800.0,
+    max_sessions: Annotated[int, typer.Option(help="Most logged-in connections at once (a session or not).")] = 20,
+    idle_timeout: Annotated[float, typer.Option(
+        help="Seconds without input before a connection closes, with a session or without (0: never).")] = 1800.0,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables.")] = True,
+    login_grace_time: Annotated[float, typer.Option(help="Seconds a connection has to log in.")] = 60.0,
+    max_startups: Annotated[int, typer.Option(help="Most connections logging in at once.")] = 10,
+    max_auth_tries: Annotated[int, typer.Option(help="Password tries per connection.")] = 4,
+    fail_delay: Annotated[float, typer.Option(
+        help="Seconds before the next try after a failed password, doubling per failure.")] = 2.0,
+    max_fail_delay: Annotated[float, typer.Option(help="The longest such delay (s).")] = 15.0,
+    lockout_failures: Annotated[int, typer.Option(
+        help="Failed passwords from one address (or for one name) that lock it out.")] = 10,
+    lockout_time: Annotated[float, typer.Option(help="Seconds a lockout lasts.")] = 600.0,
+    warm: Annotated[bool, typer.Option(help="Fork apps from a warm process (faster start).")] = True,
 ) -> None:
     """Serve the app over SSH: each connection gets its own app; players can share tables."""
+    from tui.serve.auth import AuthLimits
     from tui.serve.ssh import ServeError, serve_ssh
 
+    if min(max_auth_tries, lockout_failures, max_startups, max_sessions) < 1 or min(
+            fail_delay, max_fail_delay, lockout_time, login_grace_time) < 0:
+        _fail("The counts must be at least 1 and the times at least 0.")
+    limits = AuthLimits(max_auth_tries=max_auth_tries, fail_delay=fail_delay, max_fail_delay=max_fail_delay,
+                        lockout_failures=lockout_failures, lockout_time=lockout_time)
     try:
         serve_ssh(host=host, port=port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                   max_sessions=max_sessions, idle_timeout=idle_timeout or None, tables=shared_tables,
+                  limits=limits, login_grace_time=login_grace_time, max_startups=max_startups, warm=warm,
                   announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
@@ -428,9 +454,17 @@ def serve_passwd(
     user: Annotated[str, typer.Argument(help="The user name to set a password for.")],
     passwords_file: Annotated[str | None, typer.Option(help="Which password file (default: in the data dir).")] = None,
 ) -> None:
-    """Set a user's password (stored as a salted scrypt hash) for 'serve ssh' and 'serve web'."""
+    """Set a user's password (stored as a salted scrypt hash) for 'serve ssh' and 'serve web'.
+
+    A user name is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or a digit.
+    """
+    from tui.serve.auth import user_name_problem
     from tui.serve.ssh import ServeError, add_password
 
+    problem = user_name_problem(user)
+    if problem:  # before asking for a password that could not be saved
+        _fail(problem)
+        return
     password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
         path = add_password(user, password, passwords_file)

@@ -9,7 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+
+
+def _escaped(value: Any) -> Any:
+    """Every name in the answer as plain text: a player called "[/]" must not be read as markup."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, dict):
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escaped(v) for v in value]
+    return value
 
 
 def _pct(p: float) -> str:
@@ -125,8 +137,17 @@ def print_masque(out: dict[str, Any], con: Console | None = None) -> None:
 def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
     """Players x suits (expected count, certain in green), identities, and the advice sentence."""
     con = con or Console()
-    note = "exact" if out.get("exact") else "the possible set may be slightly too large"
-    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}).")
+    if out.get("exact"):
+        note = "exact"
+    elif out.get("method") == "flow":
+        note = "approximate: " + "; ".join(out.get("approximate") or [])
+    else:
+        note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
+    chance = out.get("exchange_chance")
+    extra = ""
+    if chance is not None:
+        extra = f"; an interrogation I could not see ended in an exchange with chance {chance:.0%}"
+    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}{extra}).")
     hands: dict[str, dict[str, dict[str, float]]] = out["hands"]
     certain = out.get("certain", {})
     suits = list(next(iter(hands.values())).keys()) if hands else []
@@ -169,6 +190,7 @@ PRINTERS = {"clue": print_clue, "mascarade": print_mascarade, "masque": print_ma
 def print_solution(game: str, out: dict[str, Any]) -> None:
     """The readable answer, or the contradiction with the entries that cannot all hold."""
     con = Console()
+    out = _escaped(out)
     if out.get("status") != "ok":
         con.print(f"[bold red]Contradiction[/]: {out.get('message')}")
         con.print(f"Conflicting log entries: {', '.join(str(i) for i in out.get('conflict', []))}")

@@ -88,6 +88,8 @@ def read_session_file(path: Path | str) -> Session:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SessionError(f"{path.name} is damaged: not valid JSON (line {e.lineno}, column {e.colno}).") from None
+    except RecursionError:
+        raise SessionError(f"{path.name} is damaged: its values are nested too deeply.") from None
     return Session.from_json(data)
 
 

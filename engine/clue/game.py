@@ -17,11 +17,12 @@ Actions are tuples of plain values, so they print, compare and round-trip throug
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.clue.board import BOARDS, Board, load_board, load_rules
 from engine.core import EventLog, IllegalAction, Rng
 
+Phased = Any  # a slot that only its phase fills (see the state's annotations)
 Action = tuple
 
 # Phases
@@ -93,6 +94,47 @@ class ClueConfig:
 
 class ClueState:
     """The whole game, secrets included. Only the engine and the table ever hold one."""
+
+    # One annotation per slot, for the type checker (the slots hold the values). A ``Phased``
+    # slot holds a value while its phase lasts and None otherwise: the phase says which.
+    aside: tuple[str, ...]
+    board: Board
+    centre: tuple[str, ...]
+    chars: tuple[str, ...]
+    config: ClueConfig
+    dice: Phased
+    discard: tuple[str, ...]
+    eliminated: tuple[bool, ...]
+    entered: bool
+    envelope: tuple[str, ...]
+    face_up: tuple[str, ...]
+    first: int
+    hands: tuple[tuple[str, ...], ...]
+    left: frozenset[int]
+    log: EventLog
+    looked: bool
+    moved: bool
+    moved_by_rumor: tuple[bool, ...]
+    offer: Phased
+    phase: str
+    plot_deck: tuple[str, ...]
+    plot_hands: tuple[tuple[str, ...], ...]
+    pos: dict[str, int]
+    power_now: bool
+    power_used: tuple[bool, ...]
+    refuter: Phased
+    result: Phased
+    resume: Phased
+    rng: Rng
+    round: int
+    rumor: Phased
+    rumored: bool
+    steps: int
+    teleporter: Phased
+    turn: int
+    walkers: int
+    weapons: dict[str, int]
+    wrong: tuple[bool, ...]
 
     __slots__ = (
         "aside",
@@ -472,7 +514,7 @@ def _roll(s: ClueState, seat: int) -> None:
     dice = [s.rng.choice(faces), s.rng.choice(faces)]
     s.dice = dice
     s.log.append({"t": "roll", "seat": seat, "dice": list(dice)})
-    steps = sum(d for d in dice if d != "?")
+    steps = sum(d for d in dice if isinstance(d, int))  # the "?" face moves nothing
     teleport = False
     for d in dice:
         if d == "?":
@@ -526,7 +568,7 @@ def _arrive(s: ClueState, seat: int) -> None:
 
 def _do(s: ClueState, a: Action) -> None:
     kind = a[0]
-    seat = to_act(s)
+    seat = cast(int, to_act(s))  # apply() refused every action once the game was over
     b = s.board
     if kind == "roll":
         _roll(s, seat)

@@ -19,6 +19,7 @@ from typing import Any
 from solvers.mascarade.advice import announce_ev, best_turn, counter_ev, situation_of
 from solvers.mascarade.belief import Contradiction
 from solvers.mascarade.model import Setup, SolverInputError, Tracker, parse_config, run_log
+from solvers.mascarade.validate import validate
 
 __all__ = ["SolverInputError", "minimal_conflict", "solve"]
 
@@ -80,9 +81,8 @@ def _advice(tr: Tracker) -> dict:
 
 def solve(config: dict, log: list, *, advice: bool = True) -> dict:
     """Probabilities, certain facts and advice for the seat ``config["me"]`` (see module doc)."""
+    validate(config, log)
     setup = parse_config(config)
-    if not isinstance(log, list):
-        raise SolverInputError("The log must be a list of entries.")
     tr = Tracker(setup)
     for i, e in enumerate(log):
         try:

@@ -156,6 +156,7 @@ class Knowledge:
     safe: list[dict[int, list[int]]] = field(default_factory=lambda: [{} for _ in range(NS)])
     deadly: list[dict[int, list[int]]] = field(default_factory=lambda: [{} for _ in range(NS)])
     looks: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (slot, index) -> (room, entry)
+    indexed: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (slot, room) -> (index, entry)
     asks: list[dict] = field(default_factory=list)
     start: int | None = None
     clash: tuple[list[int], str] | None = None
@@ -170,6 +171,11 @@ class Knowledge:
             if prev[0] != room and self.clash is None:
                 self.clash = ([prev[1], entry], f"Red Death card {index + 1} of {SLOTS[slot]} cannot be both "
                               f"{ROOMS[prev[0]]} and {ROOMS[room]}.")
+            other = self.indexed.setdefault((slot, room), (index, entry))
+            if other[0] != index and self.clash is None:  # one card per slot and room
+                first, second = sorted((other[0], index))
+                self.clash = ([other[1], entry], f"Red Death cards {first + 1} and {second + 1} of {SLOTS[slot]} "
+                              f"cannot both be {ROOMS[room]}: each slot has one card per room.")
 
     def masks(self) -> tuple[list[int], list[int]]:
         safe = [sum(1 << x for x in self.safe[k]) for k in range(NS)]

@@ -134,6 +134,7 @@ def test_two_ssh_players_at_one_table_and_a_reconnect():
             assert len(truth.log) > 0
             # Each sees its own hand, not the other's (the service never sends another seat's view).
             for term, mine, theirs in ((a, hand_a, hand_b), (b, hand_b, hand_a)):
+                await term.wait_for(lambda s: "Your cards:" in s and "Plot:" in s)  # the screen is drawn
                 text = " ".join(term.text().split())
                 cards = text[text.index("Your cards:"):text.index("Plot:")]
                 assert all(c in cards for c in mine), cards

@@ -215,9 +215,13 @@ def test_soft_evidence_from_asks_is_off_by_default():
         ([{"type": "hand", "cards": [f"12:40 {r}" for r in ROOMS[:6]]}], [0]),
         ([{"type": "evidence", "slot": "12:50", "room": "blue", "index": 1}, {"type": "rumor", "card": "12:00 blue"},
           {"type": "evidence", "slot": "12:50", "room": "green", "index": 1}], [0, 2]),
+        # two different Red Death cards of one slot cannot both be White: one card per slot and room
+        ([{"type": "evidence", "slot": "12:10", "room": "white", "index": 0}, {"type": "rumor", "card": "12:00 blue"},
+          {"type": "evidence", "slot": "12:10", "room": "white", "index": 1}], [0, 2]),
     ],
 )
 def test_contradictions_name_the_conflicting_entries(log, conflict):
+    """Each contradiction of docs/formats.md, with the entries that cannot all hold."""
     out = solve({"red_death": 2}, log)
     assert out["status"] == "contradiction"
     assert out["conflict"] == conflict
@@ -338,3 +342,12 @@ def test_the_truth_survives_a_whole_game_of_observations():
                     assert ROOMS.index(room) not in s.red[k]
         while not is_over(s):
             s = apply(s, r.choice(legal_actions(s)))
+
+
+def test_the_same_card_seen_twice_is_no_contradiction():
+    """One Red Death card seen twice (same index, same room), or once with and once without its index, fits."""
+    for second in ({"index": 0}, {}):
+        log = [{"type": "evidence", "slot": "12:10", "room": "white", "index": 0},
+               {"type": "evidence", "slot": "12:10", "room": "white", **second}]
+        out = solve({"red_death": 2}, log)
+        assert out["status"] == "ok" and out["deadly"]["12:10"]["white"] == 1.0

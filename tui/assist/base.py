@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -191,14 +192,14 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
         self.query_one(f"#{self.FRAME}-main").display = self.mode == "main"
         head = self.query_one(f"#{self.FRAME}-head", Static)
         if self.mode == "main":
-            head.update(self._head_text())
+            head.update(Content(self._head_text()))  # plain text: names are never markup
             self._apply_view()
             self._focus_main()
         elif self.mode == "damaged":
             head.update(f"{self.GAME_TITLE} assistant · cannot open this session")
-            self.query_one(f"#{self.FRAME}-damaged-text", Static).update(
+            self.query_one(f"#{self.FRAME}-damaged-text", Static).update(Content(
                 f"{self.load_error}\n\nThe file is left as it is. Start a new table, or close and fix the file."
-            )
+            ))
             self.set_focus(None)
         else:
             head.update(f"{self.GAME_TITLE} assistant · new table")

@@ -339,7 +339,7 @@ class LogList(VerticalScroll, can_focus=True):
                 continue
             row.display = True
             mark = "⚠ " if i in conflict else ""
-            row.update(f"#{i + 1} {mark}{sentences[i]}")
+            row.update(Content(f"#{i + 1} {mark}{sentences[i]}"))  # plain text: a name like "[/]" is no markup
             row.set_class(i in conflict, "-conflict")
             row.set_class(i == self.selected, "-selected")
 

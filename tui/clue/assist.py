@@ -18,6 +18,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
@@ -152,10 +153,12 @@ class ClueAssistScreen(AssistScreenBase):
 
     @classmethod
     def _check_setup(cls, session: Session) -> None:
+        from solvers.clue.validate import validate
+
         try:
-            solve(session.config, [])
+            validate(session.config, session.log)
         except SolverInputError as e:
-            raise SessionError(f"The session's setup is not usable: {e.args[0]}") from None
+            raise SessionError(f"This session cannot be used: {e.args[0]}") from None
 
     def _started(self) -> None:
         self._build_sheet()
@@ -300,7 +303,7 @@ class ClueAssistScreen(AssistScreenBase):
 
     def _update_log_head(self, head: Static) -> None:
         if self.state in ("contradiction", "error") and self.problem:
-            head.update(f"Log · ⚠ {self.problem}")
+            head.update(Content(f"Log · ⚠ {self.problem}"))
             head.add_class("-problem")
         else:
             head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty")
@@ -345,7 +348,7 @@ class ClueAssistScreen(AssistScreenBase):
     def _update_status(self) -> None:
         status = self.query_one("#ax-status", Static)
         text, cls = self._status_text()
-        status.update(text)
+        status.update(Content(text))
         status.set_class(cls == "-problem", "-problem")
         status.set_class(cls == "-solved", "-solved")
         head = self.query_one("#ax-sheet-head", Static)
@@ -391,7 +394,7 @@ class ClueAssistScreen(AssistScreenBase):
         if rumors:
             lines.append("bits: expected information about the envelope")
             lines.append("left: deals expected to remain after the answer")
-        box.update("\n".join(lines))
+        box.update(Content("\n".join(lines)))
 
     @on(DataTable.RowSelected, "#ax-sheet")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
@@ -421,7 +424,7 @@ class ClueAssistScreen(AssistScreenBase):
 
     def _update_detail(self) -> None:
         sheet = self.query_one("#ax-sheet", SheetTable)
-        self.query_one("#ax-sheet-detail", Static).update(sheet.describe_card(sheet.card_at_cursor()))
+        self.query_one("#ax-sheet-detail", Static).update(Content(sheet.describe_card(sheet.card_at_cursor())))
 
 
 class AssistApp(App[None]):

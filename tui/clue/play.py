@@ -201,7 +201,8 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view
@@ -264,7 +265,7 @@ class PlayScreen(BotLoop, Screen):
             self._name_width = 22 if self.app.size.width >= 110 else 12
             table.add_column("Card", key="card")
             for i, name in enumerate(cols):
-                table.add_column(name, key=f"c{i}")
+                table.add_column(Text(name), key=f"c{i}")  # a player's name: text, not markup
             for row in rows:
                 cells = self._sheet_cells(row)
                 table.add_row(*cells, key=row.card)
@@ -414,7 +415,7 @@ class PlayScreen(BotLoop, Screen):
             return
         if v["to_act"] == self.seat and kind in custom:
             reason = custom[kind]
-        self.notify(reason, title="Not allowed", severity="warning")
+        self.notify(reason, title="Not allowed", severity="warning", markup=False)
 
     def _why_not(self, action: tuple) -> str | None:
         """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""

@@ -200,7 +200,8 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _wide(self) -> bool:
         return self.app.size.width >= 110
@@ -358,7 +359,8 @@ class PlayScreen(BotLoop, Screen):
         dialog = decision_dialog(v)
         if dialog is None:
             who = v["players"][v["to_act"]] if v["to_act"] is not None else "nobody"
-            self.notify(f"Nothing to decide now: {who} is deciding.", title="Wait", severity="warning")
+            self.notify(f"Nothing to decide now: {who} is deciding.", title="Wait", severity="warning",
+                        markup=False)
             return
         self.app.push_screen(dialog, self._chosen)
 
@@ -420,7 +422,7 @@ class PlayScreen(BotLoop, Screen):
             why = ("That location is face down: the token moves only to face-up locations."
                    if not cell["face_up"] else
                    "The token moves 1 or 2 face-up locations clockwise (the green ones).")
-            self.notify(why, title="Not allowed", severity="warning")
+            self.notify(why, title="Not allowed", severity="warning", markup=False)
             return
         self.submit(("move", event.place))
 

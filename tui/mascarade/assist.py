@@ -13,6 +13,7 @@ Delete or Undo fix it.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -20,6 +21,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -54,10 +56,8 @@ def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
                 result["before"] = before
     except SolverInputError as e:
         message = str(e)
-        index = None
-        if message.startswith("Entry "):
-            head = message[6:].split(":", 1)[0]
-            index = int(head) if head.isdigit() else None
+        found = re.match(r"(?:Log entry|Entry) (\d+):", message)
+        index = int(found.group(1)) if found else None
         result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
     except Exception as e:  # a solver bug must not take the notes down
         result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
@@ -209,11 +209,13 @@ class MascaradeAssistScreen(AssistScreenBase):
     @classmethod
     def _check_setup(cls, session: Session) -> None:
         from solvers.mascarade import SolverInputError, parse_config
+        from solvers.mascarade.validate import validate
 
         try:
+            validate(session.config, session.log)
             parse_config(session.config)
         except SolverInputError as e:
-            raise SessionError(f"The session's setup is not usable: {e}") from None
+            raise SessionError(f"This session cannot be used: {e}") from None
 
     def _start_extra(self, session: Session) -> None:
         variant = session.extra.get("variant")
@@ -234,7 +236,7 @@ class MascaradeAssistScreen(AssistScreenBase):
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
-            self.query_one("#mx-head", Static).update(self._head_text())
+            self.query_one("#mx-head", Static).update(Content(self._head_text()))
             self._apply_view()
             self._draw_grid()
 
@@ -419,7 +421,7 @@ class MascaradeAssistScreen(AssistScreenBase):
     def _update_status(self) -> None:
         status = self.query_one("#mx-status", Static)
         text, problem = self._status_text()
-        status.update(text)
+        status.update(Content(text))
         status.set_class(problem, "-problem")
 
     def _draw_grid(self) -> None:

@@ -208,6 +208,18 @@ class AssistScreen(AutosaveMixin, Screen[None]):
                 yield ScrollButtons("#mq-out", id="mq-out-scrollbtn")
         yield Footer()
 
+    @staticmethod
+    def _check_session(session: Session) -> None:
+        """Refuse what is not a usable Masque assist session, with one line that says why (the file stays)."""
+        from solvers.masque.validate import SolverInputError, validate
+
+        if session.game != "masque" or session.mode != "assist":
+            raise SessionError(f"This is a {session.game} {session.mode} session, not a Masque table-assistant one.")
+        try:  # a damaged file is refused whole, never half read
+            validate(session.config, session.log)
+        except SolverInputError as e:
+            raise SessionError(f"This session cannot be used: {e}") from None
+
     def on_mount(self) -> None:
         for sel in ("#mq-slot", "#mq-room"):
             c = self.query_one(sel, Choices)
@@ -217,12 +229,9 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             if self.session is None and self.session_id is not None and self._exists(self.session_id):
                 self.session = load_session(self.session_id)
             if self.session is not None:
-                if self.session.game != "masque" or self.session.mode != "assist":
-                    raise SessionError(
-                        f"This is a {self.session.game} {self.session.mode} session, not a Masque table-assistant one."
-                    )
+                self._check_session(self.session)
                 self.config = dict(self.session.config or {"red_death": 2})
-                self.entries = [e for e in self.session.log if isinstance(e, dict)]
+                self.entries = list(self.session.log)
                 undo = self.session.extra.get("undo", [])
                 self.history = [h for h in undo if isinstance(h, list)] if isinstance(undo, list) else []
         except SessionError as e:

@@ -207,7 +207,8 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view
@@ -519,7 +520,7 @@ class PlayScreen(BotLoop, Screen):
             try:
                 self.table.submit(self.seat, ("tile", k, d))
             except IllegalAction as e:
-                self.notify(str(e), title="Not allowed", severity="warning")
+                self.notify(str(e), title="Not allowed", severity="warning", markup=False)
                 break
         self._save()
         self.sync()

@@ -128,7 +128,8 @@ class LobbyScreen(Screen):
         from engine.clue.board import BOARDS, load_board
         from tui.screens.home import GAMES, PLAYERS
 
-        yield Static(f"Shared tables — you are {self.user or '?'}", id="lobby-title")
+        # markup=False here and below: user names are drawn as text, never read as markup (issue 14).
+        yield Static(f"Shared tables — you are {self.user or '?'}", id="lobby-title", markup=False)
         yield VerticalScroll(id="lobby-tables")
         _lo, hi, default = PLAYERS.get(self.game, (2, 6, 4))
         with Vertical(id="lobby-new"):
@@ -224,14 +225,15 @@ class LobbyScreen(Screen):
                 label = f"Return to seat {i + 1}" if s.get("owner") == self.user else f"Sit at seat {i + 1}"
                 buttons.append(Btn(label, id=bid))
             game = t.get("game", "clue")
-            box.mount(Vertical(Static(f"Table {t['table']} · {options_text(game, cfg)} · {state} · seats {seats}"),
+            box.mount(Vertical(Static(f"Table {t['table']} · {options_text(game, cfg)} · {state} · seats {seats}",
+                                      markup=False),
                                Horizontal(*buttons, classes="lobby-seats"), classes="lobby-table"))
 
     def _show_message(self, text: str) -> None:
         box = self.query_one("#lobby-tables", VerticalScroll)
         box.remove_children()
         self._shown = None
-        box.mount(Static(text, classes="lobby-table"))
+        box.mount(Static(text, classes="lobby-table", markup=False))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
@@ -270,7 +272,7 @@ class LobbyScreen(Screen):
         try:
             tid = self._client().request({"op": "create", "game": game, "config": options, "seats": seats})["table"]
         except RemoteError as e:
-            self.notify(str(e), title="New table", severity="warning")
+            self.notify(str(e), title="New table", severity="warning", markup=False)
             return
         self.sit(tid, 0)
 
@@ -278,7 +280,7 @@ class LobbyScreen(Screen):
         try:
             table = RemoteTable(self.socket_path, table_id, seat, self.user)
         except RemoteError as e:
-            self.notify(str(e), title="Cannot sit there", severity="warning")
+            self.notify(str(e), title="Cannot sit there", severity="warning", markup=False)
             self._shown = None
             return
         self._shown = None
@@ -286,6 +288,6 @@ class LobbyScreen(Screen):
             screen = remote_play_screen(table)
         except ValueError as e:  # a game this app cannot show
             table.close()
-            self.notify(str(e), title="Cannot sit there", severity="warning")
+            self.notify(str(e), title="Cannot sit there", severity="warning", markup=False)
             return
         self.app.push_screen(screen)
