@@ -4,15 +4,24 @@ Facts are ``("at", card, holder)`` (a ✓: every deal that fits has the card the
 ``("not", card, holder)`` (a ✗), holders by their public names (players, ``envelope``, piles,
 ``face_up``).  Every log entry is a note; leaving one out simply drops its constraints.
 
-Two oracles, one model of the deal.  The exact counter of :mod:`solvers.clue.counting` is the
-judge: a fact is certain from some notes when no deal of those notes has its negation.  CP-SAT
-(OR-Tools) gives the candidate: one Boolean per (card, holder slot), "each card once" and "each
-holder full" as linear constraints, and one *assumption literal* per note that switches its
-constraints on.  Asking CP-SAT for a deal with the fact's negation under all the assumptions is
-infeasible, and ``sufficient_assumptions_for_infeasibility()`` names a subset of the notes that
-already is: a small sufficient set, which the deletion pass of :mod:`solvers.explain` then makes
-minimal with the counter.  The CP-SAT solve is single-threaded with a fixed seed and a time limit
-(deterministic); if it gives up, the divide-and-conquer search takes over.
+The judge of "certain from these notes" is a yes/no question: is there a deal of those notes
+with the fact's negation?  It is answered without counting: first by a deal found earlier that
+happens to fit (a witness), else by a depth-first search with the counter's propagation
+(:func:`feasible`), and when that search runs past a small node budget, by CP-SAT.  The exact
+counter of :mod:`solvers.clue.counting` lists the certain facts themselves.
+
+CP-SAT (OR-Tools) has one model of the deal: one Boolean per (card, holder slot), "each card once"
+and "each holder full" as linear constraints, and one *assumption literal* per note that switches
+its constraints on.  It serves two ways: the hard yes/no questions above (feasibility of the
+negated fact under the kept notes' assumptions), and the candidate set of an explanation: under all
+the assumptions the negated fact is infeasible, and ``sufficient_assumptions_for_infeasibility()``
+names a subset of the notes that already is, which the deletion pass of :mod:`solvers.explain`
+then makes minimal.  The first fact of an explainer is found by divide and conquer instead (a tap
+answers without building a model); every later one by its core (a sheet pays the model once, and
+cores need fewer oracle calls; figures in ``docs/performance.md``).  Every CP-SAT solve is
+single-threaded, with a fixed seed and a time limit (deterministic).
+:meth:`ClueOracle.cpsat_certain` lists every ✓/✗ by CP-SAT alone (each negated fact's
+feasibility), which the tests check against the counter.
 """
 
 from __future__ import annotations
@@ -114,6 +123,7 @@ class ClueOracle:
         self.card_index = {c: i for i, c in enumerate(problem.cards)}
         self._model: Any = None
         self._witnesses: list[list[int]] = []  # deals found by earlier searches, newest first
+        self._asked = False
 
     def _inputs(self, kept: frozenset[int]) -> tuple[list[int], list[int], list[Any]]:
         caps, allowed, clauses, _ = build_inputs(self.problem, sorted(kept))
@@ -204,6 +214,13 @@ class ClueOracle:
                 terms = [x[c, h] for c, m in clause for h in range(nh) if (c, h) in x and m >> h & 1]
                 model.add_bool_or([*terms, a.Not()])
         self._model = (model, x, lits)
+
+    def candidate(self, fact: Fact) -> list[int] | None:
+        """None for the first fact asked (divide and conquer), a CP-SAT core for the others."""
+        if not self._asked:
+            self._asked = True
+            return None
+        return self.core(fact)
 
     def core(self, fact: Fact, *, time_limit: float = 1.0) -> list[int] | None:
         """Notes in a CP-SAT core for the fact's negation; None if CP-SAT did not prove it."""
@@ -297,10 +314,16 @@ def _cp_solver(time_limit: float) -> Any:
     return solver
 
 
-def clue_explainer(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]], *, cpsat: bool = True) -> Explainer:
-    """An :class:`Explainer` of every ✓/✗ (raises ``SolverInputError`` on unreadable input)."""
+def clue_explainer(
+    config: Mapping[str, Any], log: Sequence[Mapping[str, Any]], *, cpsat: bool = True
+) -> Explainer:
+    """An :class:`Explainer` of every ✓/✗ (raises ``SolverInputError`` on unreadable input).
+
+    With ``cpsat`` the first fact asked is found by divide and conquer (a tap answers without
+    building a model) and every later one from a CP-SAT core (a sheet of facts pays the model once).
+    """
     oracle = ClueOracle(build_problem(config, log))
-    return Explainer(oracle, candidates=oracle.core if cpsat else None, holds=oracle.holds)
+    return Explainer(oracle, candidates=oracle.candidate if cpsat else None, holds=oracle.holds)
 
 
 def fact_json(fact: Fact) -> dict[str, str] | None:

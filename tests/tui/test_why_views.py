@@ -21,13 +21,19 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 
 
 async def settle(pilot) -> None:
-    """Every worker (the solver, the explanations) done and drawn."""
-    await pilot.pause()
-    for _ in range(50):
+    """Wait on the screens' own states, not on time: the assistant's answer drawn (``state`` past
+    solving, or Masque's ``result``), or the Why view's explanations all shown; then every worker."""
+    for _ in range(400):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        if not any(w.is_running for w in pilot.app.workers) and getattr(pilot.app.screen, "state", "") != "solving":
+        scr = pilot.app.screen
+        if isinstance(scr, WhyScreen):
+            if scr.done:
+                break
+        elif getattr(scr, "state", None) not in (None, "solving", "idle") or getattr(scr, "result", None):
             break
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
     await pilot.pause()
 
 

@@ -83,3 +83,19 @@ async def test_a_tap_on_a_chance_opens_nothing_and_enter_explains_the_whole_row(
         assert isinstance(app.screen, WhyScreen)
         facts = app.screen.shown
         assert facts and all(f[1] == W[4] for f in facts)
+
+
+@sync
+async def test_what_rests_on_a_selected_note() -> None:
+    """Select note #3 (Bob showed me the Arakh), press y: the facts that would fall without it."""
+    app = AssistApp("why-rests", sample_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.click("#ax-entry-2")
+        await settle(pilot)
+        assert app.screen._selected() == 2
+        await pilot.press("y")
+        await settle(pilot)
+        why = app.screen
+        assert isinstance(why, WhyScreen)
+        assert why.shown == [("at", W[2], "Bob"), ("not", W[2], "Cat"), ("not", W[2], "envelope")]

@@ -396,10 +396,17 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     # ------------------------------------------------------------------ why is it certain
 
     def action_why(self) -> None:
-        """Every certain fact with the notes behind it (y: whY)."""
-        self.open_why("Why is it certain? Every certain fact and the notes that prove it")
+        """y (whY): with a note selected in the log, what rests on it (the certain facts that would not be
+        certain without it, each with its proof); else every certain fact with the notes behind it."""
+        i = self._selected()
+        if i is not None:
+            self.open_why(f"What rests on note #{i + 1}: the facts that would not be certain without it",
+                          resting_on=i)
+        else:
+            self.open_why("Why is it certain? Every certain fact and the notes that prove it")
 
-    def open_why(self, title: str, wanted: FactFilter | None = None, first: Any = None) -> None:
+    def open_why(self, title: str, wanted: FactFilter | None = None, first: Any = None,
+                 resting_on: int | None = None) -> None:
         """The Why view for the certain facts ``wanted`` keeps (``first`` on top); a tapped note is
         selected in the log and opened for editing."""
         if self.mode != "main":
@@ -422,7 +429,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
             self.action_edit()
 
         self.app.push_screen(WhyScreen(self.GAME, copy_json(self.config), copy_json(self.entries), title=title,
-                                       wanted=wanted, first=first), done)
+                                       wanted=wanted, first=first, resting_on=resting_on), done)
 
     # ------------------------------------------------------------------ solving
 

@@ -50,7 +50,7 @@ class WhyScreen(ModalScreen[int | None]):
     BINDINGS: ClassVar = [Binding("escape", "back", "Back", id="why.back")]
 
     def __init__(self, game: str, config: dict[str, Any], log: list[Any], *, title: str,
-                 wanted: FactFilter | None = None, first: Any = None) -> None:
+                 wanted: FactFilter | None = None, first: Any = None, resting_on: int | None = None) -> None:
         super().__init__()
         self.game = game
         self.mod = explain_module(game)
@@ -60,6 +60,7 @@ class WhyScreen(ModalScreen[int | None]):
         self.title_text = title
         self.wanted = wanted
         self.first = first
+        self.resting_on = resting_on  # show only the facts that would not be certain without this note
         self.explainer: Any = None
         self.done = False
         self.shown: list[Any] = []
@@ -88,6 +89,9 @@ class WhyScreen(ModalScreen[int | None]):
             return
         self.explainer = ex
         facts = [f for f in ex.facts if self.wanted is None or self.wanted(f)]
+        if self.resting_on is not None:
+            lost = set(ex.rests_on(self.resting_on))
+            facts = [f for f in facts if f in lost]
         if self.first in facts:
             facts.remove(self.first)
             facts.insert(0, self.first)
@@ -125,7 +129,9 @@ class WhyScreen(ModalScreen[int | None]):
     def _finished(self, count: int) -> None:
         self.done = True
         rests = self.query_one("#why-rests", Static)
-        if count == 0:
+        if count == 0 and self.resting_on is not None:
+            rests.update("Nothing rests on this note: every certain fact stays certain without it.")
+        elif count == 0:
             rests.update("Nothing here is certain yet.")
         elif self.query_one("#why-list", OptionList).highlighted is None:
             rests.update("Tap a note to jump to it and edit it.")

@@ -414,8 +414,11 @@ class AssistScreen(AutosaveMixin, Screen[None]):
 
         title = "Why is it certain? Every certain room" if first is None else f"Why? {first[1]}"
         wanted = None if first is None else (lambda f: f[1].split()[0] == first[1].split()[0])
+        resting_on = self.selected if first is None else None  # y with a note selected: what rests on it
+        if resting_on is not None:
+            title = f"What rests on note #{resting_on + 1}: the rooms that would not be certain without it"
         self.app.push_screen(WhyScreen("masque", copy_json(self.config), copy_json(self.entries), title=title,
-                                       wanted=wanted, first=first), done)
+                                       wanted=wanted, first=first, resting_on=resting_on), done)
 
     def on_click(self, event: Any) -> None:
         """A tap on a ✓ or ✗ of the grid explains it (and the slot's other certain rooms)."""
