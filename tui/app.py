@@ -94,6 +94,7 @@ class UnmaskApp(App[None]):
         super().__init__()
         self._session = session  # an assist session to reopen (start="assist:GAME")
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
+        self.sheet_auto = False  # the Clue play sheet: your own marks only (Settings: fill it from what you saw)
         self._table = table
         self._session_id = session_id
         self._human_seat = human_seat
@@ -197,6 +198,16 @@ class UnmaskApp(App[None]):
                     title="Bot speed")
         for screen in self.screen_stack:
             hook = getattr(screen, "bot_delay_changed", None)
+            if hook:
+                hook()
+
+    def set_sheet_auto(self, auto: bool) -> None:
+        """The Clue play sheet: your own marks only, or also filled from what you saw (a pass is ✗)."""
+        self.sheet_auto = auto
+        self.notify("The detective sheet fills itself from what you see." if auto
+                    else "The detective sheet holds only your own marks.", title="Detective sheet")
+        for screen in self.screen_stack:
+            hook = getattr(screen, "sheet_mode_changed", None)
             if hook:
                 hook()
 

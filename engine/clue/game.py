@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from engine.clue.board import BOARDS, Board, load_board, load_rules
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 
 Phased = Any  # a slot that only its phase fills (see the state's annotations)
 Action = tuple
@@ -458,7 +459,7 @@ def _explain(state: ClueState, a: Action) -> str:
 
 def _draw(s: ClueState, seat: int) -> str | None:
     """Draw one Plot card and resolve what happens at once. Returns the effect drawn."""
-    if s.eliminated[seat] or not s.plot_deck:
+    if s.eliminated[seat] or s.wrong[seat] or not s.plot_deck:  # a wrong accuser only answers rumors
         return None
     card = s.plot_deck[-1]
     s.plot_deck = s.plot_deck[:-1]
@@ -668,7 +669,8 @@ def _rumor(s: ClueState, seat: int, suspect: str, weapon: str) -> None:
             moved = s.chars.index(suspect)
             s.log.append({"t": "move", "seat": moved, "suspect": suspect, "to": here, "how": "rumor"})
             s.moved_by_rumor = _set(s.moved_by_rumor, moved, True)
-            if not s.eliminated[moved] and s.plot_deck:
+            # "Keep your cards hidden and continue to answer the rumors": a wrong accuser draws no Plot card.
+            if not s.eliminated[moved] and not s.wrong[moved] and s.plot_deck:
                 s.offer = moved
         else:
             s.log.append({"t": "move", "seat": None, "suspect": suspect, "to": here, "how": "rumor"})
@@ -744,6 +746,16 @@ def _end_turn(s: ClueState) -> None:
 
 _SECRET_FIELDS = {"envelope": ("cards",), "hand": ("cards",), "plot": ("card",), "show": ("card",), "aside": ("card",),
                   "centre_look": ("cards",), "peek": ("card",)}
+
+
+_OWN_ECHOES = frozenset({"show", "aside"})
+_PUBLIC_REVEALS = frozenset({"plot", "pass", "no_show", "accuse", "eliminated", "end"})
+_REDACTED_REVEALS = frozenset({"show", "peek"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a card shown, a pass, a Plot card): undo stops there."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 from engine.ghoul.data import (
     COFFEE,
     DOVE,
@@ -1084,6 +1085,18 @@ _SECRET_FIELDS = {
     "exchange": ("done", "gave", "took", "gave_from", "took_from"),
     "support_look": ("token",),
 }
+
+
+_OWN_ECHOES = frozenset({"face_chosen", "show_chosen", "give_chosen", "prelim_shown", "prelim_given", "shown"})
+_PUBLIC_REVEALS = frozenset({"face_up", "instant", "suspicion", "attack", "interrogate", "end"})
+_REDACTED_REVEALS = frozenset({"shown", "exchange"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (an interrogation, a card turned up, a tile revealed)."""
+    if seats is None and event.get("t") == "move" and event.get("revealed"):
+        return True
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

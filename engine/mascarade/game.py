@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 from engine.mascarade.data_files import Mask, load_masks, load_rules
 
 Phased = Any  # a slot that only its phase fills (see the state's annotations)
@@ -812,6 +813,16 @@ def _end_turn(s: MascaradeState) -> None:
 # --------------------------------------------------------------------------- views
 
 _SECRET_FIELDS = {"swap": ("swapped",), "look": ("card",), "spy_look": ("mine", "theirs"), "shown": ("card",)}
+
+
+_OWN_ECHOES = frozenset({"swap"})
+_PUBLIC_REVEALS = frozenset({"reveal", "verdict", "end"})
+_REDACTED_REVEALS: frozenset[str] = frozenset()
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a look, a card shown, cards revealed)."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 from engine.masque.rules import load_actions, load_rules, personality_cards, standard_cards
 
 Phased = Any  # a slot that only its phase fills (see the state's annotations)
@@ -984,6 +985,16 @@ def _midnight(s: MasqueState) -> None:
 
 _SECRET_FIELDS = {"deal": ("card",), "chosen": ("card",), "tile": ("slot", "dir"), "draw": ("card",),
                   "ask": ("card",), "give": ("card",), "look": ("room",)}
+
+
+_OWN_ECHOES = frozenset({"tile", "chosen", "give"})
+_PUBLIC_REVEALS = frozenset({"reveal", "draw", "midnight", "slot", "red_death", "end"})
+_REDACTED_REVEALS = frozenset({"ask"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a look, a Rumor card, revealed Action cards)."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

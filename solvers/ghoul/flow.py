@@ -147,6 +147,7 @@ class _Pass:
         ]
         self.face_up: list[int | None] = [None] * n
         self.H = np.zeros((0, n), dtype=np.int64)
+        self.W: np.ndarray = np.zeros((0, 1), dtype=float)
         self.lazy = False
 
     def characters(self) -> None:

@@ -100,3 +100,65 @@ async def test_masque_whole_game_by_mouse():
         assert table.is_over()
         saved = load_session("mouse")
         assert len(saved.log) == len(table.log)
+
+
+@run_async(timeout=120)
+async def test_midnight_is_played_out_on_the_board_slot_by_slot():
+    """Issue 11, example 5: after the last Ready the board plays midnight out (plans revealed, each
+    slot's moves, the Red Death's cards, who dies) before the end screen, and never tells the end early."""
+    from engine.masque import SLOTS
+
+    table = new_table(5)
+    assert play_until(table, at_plan, make_bot("masque", "heuristic", 0, 99).choose, limit=5000)
+    app = UnmaskApp(table=table, session_id="midnight", bot_delay=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        seen: list[tuple[str, str, set[str], bool]] = []
+
+        def record() -> None:
+            red = {r for r in ("black", "blue", "purple", "green", "orange", "white", "violet")
+                   if screen.query_one(f"#room-{r}").has_class("-red-death")}
+            seen.append((str(screen.query_one("#status").render()), str(screen.query_one("#prompt").render()),
+                         red, isinstance(app.screen, EndScreen)))
+
+        tick = screen._midnight_tick
+
+        def recording_tick() -> None:
+            tick()
+            record()
+
+        over = screen._game_over
+
+        def recording_over() -> None:
+            over()
+            if not seen:
+                record()  # the first thing midnight shows
+
+        screen._midnight_tick = recording_tick  # type: ignore[method-assign]
+        screen._game_over = recording_over  # type: ignore[method-assign]
+        await pilot.press("y")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen), "the end screen follows the play-out"
+        v = table.view(0)
+        result = v["result"]
+        prompts = [p for _s, p, _r, _e in seen]
+        assert "every plan is revealed" in prompts[0]
+        assert all("game is over" not in status for status, _p, _r, _e in seen[:-1]), "the end is not told early"
+        assert not any(end for *_x, end in seen[:-1]), "the end screen waits for the last slot"
+        strikes = [(p, red) for _s, p, red, _e in seen if "the Red Death appears" in p]
+        moves = [p for p in prompts if p[:5] in SLOTS and "the nobles move" in p]
+        assert len(strikes) == len(SLOTS) and len(moves) == len(SLOTS)
+        for k, slot in enumerate(SLOTS):
+            sentence, red = strikes[k]
+            assert sentence.startswith(slot)
+            assert red == set(result["red_death"][slot]), "the slot's Red Death rooms are marked on the board"
+            for room in result["red_death"][slot]:
+                assert room.title() in sentence
+        killed = {s for row in v["midnight"] for group in row["killed"] for s in group}
+        for s in killed - {0}:
+            assert any(v["players"][s] in p and "takes" in p for p, _r in strikes), "who dies is said"

@@ -498,6 +498,10 @@ class MascaradeAssistScreen(AssistScreenBase):
             t.append(f"{coins.get(p, ''):>6}\n")
         court = (r.get("table") or {}).get("court")
         t.append(f"◆ = me · court {court if court is not None else 0} coins", style="dim")
+        unsure = (r.get("table") or {}).get("coins_unsure") or []
+        if unsure:  # the coins follow from the entries, except where the notes do not say (whom, which name)
+            t.append(f"\n⚠ Coins unsure after entry #{unsure[0] + 1}: correct them with Coins (o).",
+                     style="bold yellow")
         return t
 
     def _mine_text(self) -> Text:

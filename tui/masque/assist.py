@@ -70,10 +70,34 @@ def make_entry(kind: str, slot: str, room: str) -> dict:
     return {"type": "start", "room": room}
 
 
-def grid_text(result: dict | None) -> Text:
+def solve_log(config: dict, log: list[dict]) -> dict:
+    """The solver's answer, never an exception. On a contradiction, the log before the last
+    conflicting entry is solved too: its notes stand in, marked stale (``before``)."""
+    from solvers.masque.solver import SolverInputError, solve
+
+    try:
+        result = solve(config, log)
+        if result.get("status") == "contradiction" and result.get("conflict"):
+            before = solve(config, log[: max(result["conflict"])])
+            if before.get("status") == "ok":
+                result["before"] = before
+    except SolverInputError as e:
+        result = {"status": "error", "message": str(e)}
+    except Exception as e:  # a solver bug must not take the notes down
+        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}"}
+    return result
+
+
+def grid_text(result: dict | None, stale: dict | None = None) -> Text:
     """The 6 x 7 grid of slots x rooms: % chance of death, ✓ surely safe, ✗ surely deadly;
-    the best plan's rooms are underlined."""
+    the best plan's rooms are underlined. On a contradiction, ``stale`` (the last consistent
+    notes) is drawn instead, dimmed and marked STALE."""
     t = Text()
+    if (not result or result.get("status") != "ok") and stale and stale.get("status") == "ok":
+        t.append("STALE: the notes from before the problem\n", style="bold red")
+        t.append_text(grid_text(stale))
+        t.stylize("dim", 0, len(t))
+        return t
     t.append("Chance of death, % (reverse: best plan)\n", style="bold underline")
     t.append("Slot   " + "".join(f"{ABBR[r]:>4}" for r in ROOMS) + "\n", style="bold")
     ok = bool(result) and result.get("status") == "ok"
@@ -109,7 +133,9 @@ def advice_text(result: dict | None, start: str | None) -> Text:
         t.append(result.get("message", ""))
         conflict = result.get("conflict") or []
         if conflict:
-            t.append("\nEntries " + ", ".join(f"#{i + 1}" for i in conflict) + ": delete or replace one.")
+            t.append("\n⚠ Entries " + ", ".join(f"#{i + 1}" for i in conflict) + ": delete or replace one, or Undo.")
+        if result.get("before"):
+            t.append(f"\nThe grid shows the notes before entry #{max(conflict) + 1}, marked stale.", style="dim")
         return t
     best = result["best_plan"]
     t.append("My starting room: ", style="bold")
@@ -277,19 +303,17 @@ class AssistScreen(AutosaveMixin, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="masque-assist")
     def _solve(self, gen: int, config: dict, log: list[dict]) -> None:
-        from solvers.masque.solver import SolverInputError, solve
-
-        try:
-            result = solve(config, log)
-        except SolverInputError as e:
-            result = {"status": "error", "message": str(e)}
-        self.app.call_from_thread(self._solved, gen, result)
+        self.app.call_from_thread(self._solved, gen, solve_log(config, log))
 
     def _solved(self, gen: int, result: dict) -> None:
         if gen != self._gen or not self.is_mounted:
             return
+        conflicted = bool(result.get("conflict")) or bool(self.result and self.result.get("conflict"))
         self.result = result
-        self._draw_out()
+        if conflicted:
+            self._draw()  # mark (or unmark) the conflicting entries in the log
+        else:
+            self._draw_out()
 
     # ----------------------------------------------------------------- drawing
 
@@ -299,7 +323,8 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             f"Masque assistant · {variant} · {len(self.entries)} entries · session {self.session_id}"
         )
         log = self._log_widget or self.query_one(".mq-log", Choices)
-        options = [(f"#{i + 1} {entry_text(e)}", i) for i, e in enumerate(self.entries)]
+        bad = set(self.result.get("conflict") or []) if self.result and self.result.get("status") != "ok" else set()
+        options = [(f"{'⚠ ' if i in bad else ''}#{i + 1} {entry_text(e)}", i) for i, e in enumerate(self.entries)]
         if self.selected is not None and self.selected >= len(options):
             self.selected = None
         if [o[0] for o in options] != [o[0] for o in log.options]:
@@ -318,7 +343,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self._draw_out()
 
     def _draw_out(self) -> None:
-        self.query_one("#mq-grid", Static).update(grid_text(self.result))
+        self.query_one("#mq-grid", Static).update(grid_text(self.result, (self.result or {}).get("before")))
         self.query_one("#mq-advice", Static).update(advice_text(self.result, self._start()))
 
     # ----------------------------------------------------------------- actions

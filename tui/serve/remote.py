@@ -133,6 +133,9 @@ class ServiceDown(IllegalAction):
     """An action that could not reach the table service: nothing changed; the screen says so."""
 
 
+UNDO_REFUSED = "Undo is not possible at a shared table: other people are playing too."
+
+
 class RemoteTable:
     """Our seat at a table held by the table service (same interface as ``Table`` for the play screen).
 
@@ -305,6 +308,12 @@ class RemoteTable:
     def undo(self, seat: int) -> bool:
         return False
 
+    def undo_target(self, seat: int) -> int | None:
+        return None  # other people are playing too: a shared table never undoes
+
+    def why_no_undo(self, seat: int) -> str:
+        return UNDO_REFUSED
+
     def to_session(self) -> Any:
         raise RemoteError("A shared table is saved by the server.")
 
@@ -442,8 +451,7 @@ class RemotePlayMixin:
         return reason if reason is not None else self.WHY_NOT_WHEN_LEGAL
 
     def action_undo(self) -> None:
-        self.notify(  # type: ignore[attr-defined]
-            "Undo is not possible at a shared table: other people are playing too.", title="Undo")
+        self.notify(UNDO_REFUSED, title="Undo")  # type: ignore[attr-defined]
 
 
 class RemotePlayScreen(RemotePlayMixin, PlayScreen):
