@@ -459,7 +459,7 @@ def serve_web_cmd(
     lockout_failures: Annotated[int, typer.Option(
         help="Failed passwords from one address (or for one name) that lock it out.")] = 10,
     lockout_time: Annotated[float, typer.Option(help="Seconds a lockout lasts.")] = 600.0,
-    trusted_proxy: Annotated[list[str] | None, typer.Option(
+    trusted_proxy: Annotated[list[str] | None, typer.Option(metavar="ADDR",
         help="Address of a reverse proxy whose X-Forwarded-For names the client (repeatable; "
              "without it the header is ignored).")] = None,
 ) -> None:
