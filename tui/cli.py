@@ -453,15 +453,30 @@ def serve_web_cmd(
     max_per_user: Annotated[int, typer.Option(help="Most app sessions at once for one login.")] = 4,
     archive_after: Annotated[float, typer.Option(
         help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
+    fail_delay: Annotated[float, typer.Option(
+        help="Seconds before the next try after a failed password, doubling per failure.")] = 2.0,
+    max_fail_delay: Annotated[float, typer.Option(help="The longest such delay (s).")] = 15.0,
+    lockout_failures: Annotated[int, typer.Option(
+        help="Failed passwords from one address (or for one name) that lock it out.")] = 10,
+    lockout_time: Annotated[float, typer.Option(help="Seconds a lockout lasts.")] = 600.0,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(metavar="ADDR",
+        help="Address of a reverse proxy whose X-Forwarded-For names the client (repeatable; "
+             "without it the header is ignored).")] = None,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
+    from tui.serve.auth import AuthLimits
     from tui.serve.ssh import ServeError
     from tui.serve.web import serve_web
 
     _set_archive_after(archive_after)
+    if min(lockout_failures, max_sessions, max_per_user) < 1 or min(fail_delay, max_fail_delay, lockout_time) < 0:
+        _fail("The counts must be at least 1 and the times at least 0.")
+    limits = AuthLimits(fail_delay=fail_delay, max_fail_delay=max_fail_delay, lockout_failures=lockout_failures,
+                        lockout_time=lockout_time)
     try:
         serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, tables=shared_tables,
-                  max_sessions=max_sessions, max_per_user=max_per_user, announce=typer.echo)
+                  max_sessions=max_sessions, max_per_user=max_per_user, limits=limits,
+                  trusted_proxies=trusted_proxy, announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 

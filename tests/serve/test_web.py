@@ -8,6 +8,7 @@ import time
 import aiohttp
 import pytest
 
+from tui.serve.auth import AuthLimits
 from tui.serve.ssh import ServeError, add_password
 from tui.serve.web import COOKIE, start_web_server
 
@@ -25,7 +26,7 @@ def test_login_required_then_the_app_is_served():
     add_password("alice", "secret")
 
     async def scenario():
-        served = await start_web_server("127.0.0.1", 0)
+        served = await start_web_server("127.0.0.1", 0, limits=AuthLimits(fail_delay=0.05, max_fail_delay=0.1))
         base = f"http://127.0.0.1:{served.port}"
         try:
             async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:  # IP host

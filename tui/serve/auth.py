@@ -48,6 +48,7 @@ MAX_USER_LEN = 32
 USER_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_USER_LEN - 1}}}")
 LOG_NAME = "unmask.auth"
 log = logging.getLogger(LOG_NAME)
+_log_users = 0  # servers in this process writing the log (``serve ssh`` and ``serve web`` may share one)
 
 
 class ServeError(Exception):
@@ -139,7 +140,12 @@ def check_password(users: dict[str, dict], user: str, password: str) -> bool:
 
 
 def setup_auth_log(path: Path | None = None, max_bytes: int = 1 << 20, backups: int = 5) -> Path:
-    """Log every failure to ``path`` (default ``data_dir()/auth.log``), rotated; once per path."""
+    """Log every failure to ``path`` (default ``data_dir()/auth.log``), rotated; once per path.
+
+    Each call is paired with one :func:`close_auth_log`; the files close with the last server.
+    """
+    global _log_users
+    _log_users += 1
     path = Path(path) if path else data_dir() / "auth.log"
     for h in log.handlers:
         if isinstance(h, logging.handlers.RotatingFileHandler) and Path(h.baseFilename) == path.resolve():
@@ -156,7 +162,11 @@ def setup_auth_log(path: Path | None = None, max_bytes: int = 1 << 20, backups: 
 
 
 def close_auth_log() -> None:
-    """Detach and close the log's files (a server's ``wait_closed``)."""
+    """Detach and close the log's files (a server's ``wait_closed``) once no server uses them."""
+    global _log_users
+    _log_users = max(0, _log_users - 1)
+    if _log_users:
+        return
     for h in list(log.handlers):
         if isinstance(h, logging.handlers.RotatingFileHandler):
             log.removeHandler(h)
@@ -238,8 +248,13 @@ class AuthGuard:
         return min(lim.max_fail_delay, lim.fail_delay * 2 ** min(failures - 1, 30))
 
     def locked(self, address: str, user: str) -> bool:
+        return self.locked_for(address, user) > 0
+
+    def locked_for(self, address: str, user: str) -> float:
+        """Seconds the address or the name stays locked out (0: it is not)."""
         now = self.clock()
-        return any(self._record(kind, key).locked_until > now for kind, key in (("addr", address), ("user", user)))
+        return max(0.0, *(self._record(kind, key).locked_until - now for kind, key in (("addr", address),
+                                                                                      ("user", user))))
 
     # ------------------------------------------------------------- checking
 

@@ -6,6 +6,12 @@ sent to ``/login`` (the websocket is refused). Users and passwords are those of
 ``unmask serve ssh`` (salted scrypt hashes, written by :func:`tui.serve.ssh.add_password`).
 Sessions live in memory: restarting the server logs everyone out.
 
+Logins go through the same :class:`~tui.serve.auth.AuthGuard` as ``serve ssh``: a growing delay
+per source address and per user name after failures, then a lockout (answered with HTTP 429,
+without hashing); every failure is a line in ``auth.log``; hashing runs off the event loop, a few
+at a time. The source address is the connection's peer; ``X-Forwarded-For`` counts only when that
+peer is a proxy the host named (``--trusted-proxy``), otherwise any client could pick its own.
+
 Each websocket's app process is the served app (``python -m tui.serve.child``) on the lobby of
 the shared tables, the same table service as ``unmask serve ssh``. The user name reaches it
 in its environment (``UNMASK_USER``), taken from the server's own session store by the cookie;
@@ -24,6 +30,7 @@ import shlex
 import signal
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +42,16 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from tui.serve.ssh import ServeError, check_password, default_passwords_file, open_tables, read_passwords
+from tui.serve.auth import (
+    AuthGuard,
+    AuthLimits,
+    close_auth_log,
+    safe_name,
+    setup_auth_log,
+    user_name_problem,
+)
+from tui.serve.auth import log as auth_log
+from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords
 
 if TYPE_CHECKING:
     from tui.serve.tables import TableService
@@ -78,6 +94,24 @@ def origin_of(url: str) -> str | None:
     if port is None or (scheme, port) in (("http", 80), ("https", 443)):
         return f"{scheme}://{host}"
     return f"{scheme}://{host}:{port}"
+
+
+def parse_proxies(proxies: Iterable[str] | None) -> frozenset[str]:
+    """The trusted proxies' addresses, normalised; ServeError (one line) for one that is not an IP."""
+    out = set()
+    for p in proxies or ():
+        try:
+            out.add(str(ipaddress.ip_address(p.strip())))
+        except ValueError:
+            raise ServeError(f"--trusted-proxy must be an IP address, not {p!r}.") from None
+    return frozenset(out)
+
+
+def _ip(value: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(value.strip().strip("[]")))
+    except ValueError:
+        return None
 
 
 def _is_address(host: str) -> bool:
@@ -176,7 +210,8 @@ class PasswordServer(Server):
 
     def __init__(self, command: str, host: str, port: int, passwords_file: Path, public_url: str | None = None,
                  secure_cookie: bool = False, tables_socket: Path | str | None = None,
-                 max_sessions: int = DEFAULT_MAX_SESSIONS, max_per_user: int = DEFAULT_MAX_PER_USER) -> None:
+                 max_sessions: int = DEFAULT_MAX_SESSIONS, max_per_user: int = DEFAULT_MAX_PER_USER,
+                 limits: AuthLimits | None = None, trusted_proxies: Iterable[str] | None = None) -> None:
         public_url = public_url.rstrip("/") if public_url else None
         if public_url is not None and origin_of(public_url) is None:
             raise ServeError(f"--public-url must be an http:// or https:// address, not {public_url!r}.")
@@ -189,6 +224,32 @@ class PasswordServer(Server):
         self.max_sessions = max(1, max_sessions)
         self.max_per_user = max(1, max_per_user)
         self.live: dict[str, int] = {}  # user → app processes running for them
+        self.trusted_proxies = parse_proxies(trusted_proxies)
+        self.guard = AuthGuard(self._users, limits)
+
+    def _users(self) -> dict[str, dict]:
+        try:
+            return read_passwords(self.passwords_file)
+        except ServeError:
+            return {}
+
+    def client_address(self, request: web.Request) -> str:
+        """Whom a login is counted against: the peer, or what a trusted proxy says the client is.
+
+        A trusted proxy appends the address it saw to ``X-Forwarded-For``, so the entries are read
+        from the right, skipping trusted proxies; anything a client wrote itself lies to the left.
+        """
+        peer = _ip(request.remote or "") or (request.remote or "unknown")
+        if peer not in self.trusted_proxies:
+            return peer
+        hops = [h for v in request.headers.getall("X-Forwarded-For", []) for h in v.split(",")]
+        for hop in reversed(hops):
+            ip = _ip(hop)
+            if ip is None:
+                return peer  # a damaged header: count against the proxy itself, never a guessed address
+            if ip not in self.trusted_proxies:
+                return ip
+        return peer
 
     # ------------------------------------------------------------- limits and origins
 
@@ -325,18 +386,32 @@ class PasswordServer(Server):
     async def handle_login_page(self, request: web.Request) -> web.Response:
         return self._page()
 
+    def _locked_page(self, seconds: float) -> web.Response:
+        minutes = max(1, round(seconds / 60))
+        response = self._page(f"Too many wrong passwords from here or for this user: logging in is refused "
+                              f"for about {minutes} minute{'s' if minutes > 1 else ''}. Try again later.",
+                              status=429)
+        response.headers["Retry-After"] = str(max(1, int(seconds + 0.999)))
+        return response
+
     async def handle_login(self, request: web.Request) -> web.Response:
         form = await request.post()
         user = str(form.get("user", "")).strip()
         password = str(form.get("password", ""))
-        try:
-            users = read_passwords(self.passwords_file)
-        except ServeError:
-            users = {}
-        loop = asyncio.get_running_loop()
-        ok = await loop.run_in_executor(None, check_password, users, user, password)
-        if not ok:
-            await asyncio.sleep(0.5)  # slow down guessing
+        address = self.client_address(request)
+        problem = user_name_problem(user)
+        if problem:  # never hashed, never counted: such a name has no password
+            auth_log.warning("refused web login for an invalid user name %s from %s", safe_name(user), address)
+            return self._page(problem, status=401)
+        left = self.guard.locked_for(address, user)
+        if left > 0:  # answered at once and without hashing, however many tries wait in line
+            auth_log.warning("refused web login for user %s from %s: locked out for %.0f s more",
+                             safe_name(user), address, left)
+            return self._locked_page(left)
+        if not await self.guard.check(address, user, password):  # waits after failures; hashes in the pool
+            left = self.guard.locked_for(address, user)
+            if left > 0:
+                return self._locked_page(left)
             return self._page("Wrong user or password.", status=401)
         response = web.HTTPSeeOther("/")
         response.set_cookie(COOKIE, self.sessions.new(user), max_age=int(self.sessions.seconds), httponly=True,
@@ -362,6 +437,8 @@ class WebServer:
 
     async def close(self) -> None:
         await self.runner.cleanup()
+        self.server.guard.close()
+        close_auth_log()
         if self.tables is not None:
             await self.tables.close()
 
@@ -374,8 +451,12 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            passwords_file: Path | str | None = None, public_url: str | None = None,
                            command: str | None = None, tables: bool = True,
                            max_sessions: int = DEFAULT_MAX_SESSIONS,
-                           max_per_user: int = DEFAULT_MAX_PER_USER) -> WebServer:
+                           max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
+                           trusted_proxies: Iterable[str] | None = None) -> WebServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
+
+    ``limits`` set how guessing is slowed (as for ``serve ssh``; ``max_auth_tries`` does not apply:
+    HTTP has no login connection). ``trusted_proxies``: peers whose ``X-Forwarded-For`` is believed.
 
     With ``tables`` (the default) every app opens on the lobby of the shared tables: the table
     service of ``unmask serve ssh`` if one runs on this data dir, else one started here.
@@ -385,10 +466,13 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
         raise ServeError(f"No users in {pw}: add one first (unmask serve passwd USER).")
     if public_url and origin_of(public_url) is None:
         raise ServeError(f"--public-url must be an http:// or https:// address, not {public_url!r}.")
+    parse_proxies(trusted_proxies)  # a bad address is a clear error before anything starts
     sock, service = await open_tables() if tables else (None, None)
     server = PasswordServer(command or app_command(), host, port, pw, public_url=public_url,
                             secure_cookie=bool(public_url and public_url.startswith("https")), tables_socket=sock,
-                            max_sessions=max_sessions, max_per_user=max_per_user)
+                            max_sessions=max_sessions, max_per_user=max_per_user, limits=limits,
+                            trusted_proxies=trusted_proxies)
+    setup_auth_log()
     runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -396,6 +480,8 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
         await site.start()
     except OSError as e:
         await runner.cleanup()
+        server.guard.close()
+        close_auth_log()
         if service is not None:
             await service.close()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
@@ -407,12 +493,14 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
 
 def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_file: Path | str | None = None,
               public_url: str | None = None, tables: bool = True, max_sessions: int = DEFAULT_MAX_SESSIONS,
-              max_per_user: int = DEFAULT_MAX_PER_USER, announce=print) -> None:
+              max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
+              trusted_proxies: Iterable[str] | None = None, announce=print) -> None:
     """Run the web server until Ctrl+C / SIGTERM."""
 
     async def main() -> None:
         served = await start_web_server(host, port, passwords_file=passwords_file, public_url=public_url,
-                                        tables=tables, max_sessions=max_sessions, max_per_user=max_per_user)
+                                        tables=tables, max_sessions=max_sessions, max_per_user=max_per_user,
+                                        limits=limits, trusted_proxies=trusted_proxies)
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
         stop = asyncio.Event()
