@@ -29,7 +29,22 @@ before and after.
 ``UNMASK_CHILD_PROFILE=/tmp/p`` in the environment makes every app process write a cProfile
 dump to ``/tmp/p.<pid>`` (see ``tui/serve/child.py``).
 
-Usage: ``python benchmarks/ssh_load.py [--sessions N] [--presses K] [--burst | --both] [--seed S]``.
+Issue 14 figures (``--issue14``, the default when no model is asked for):
+
+- **lobby time**: connect → the lobby drawn, for 1 user alone and for ``--sessions`` users
+  connecting at the same instant (the fork server warm: the server announces it first);
+- **key → screen for a seated player**: one user presses ``n`` in the lobby (a new Clue table,
+  seated at seat 1), then Tab every ``--flood-gap`` s, ``--presses`` times without load and the
+  same number while a flood of ``--flood`` wrong passwords is tried at once (each from its own
+  127.0.0.x address and for its own unknown name, so no throttling spares the hashing: the worst
+  case for the CPU); medians and the ratio;
+- **password tries per minute from one address**: one client tries wrong passwords for
+  ``--tries-seconds`` s (one connection after another, as fast as the server answers), with the
+  server's default limits; the count, and the sustained rate those limits allow.
+
+``--cold`` serves without the fork server (every app a fresh interpreter), to compare.
+
+Usage: ``python benchmarks/ssh_load.py [--sessions N] [--presses K] [--burst | --both | --issue14] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -56,12 +71,27 @@ LOBBY = b"Shared tables"
 QUIET = 0.4  # seconds without output that count as "the screen has settled"
 
 
-def _serve(port: int, data: str, max_sessions: int, tables: bool) -> None:
+def _serve(port: int, data: str, max_sessions: int, tables: bool, warm: bool = True) -> None:
     os.environ["UNMASK_DATA_DIR"] = data
     from tui.serve.ssh import serve_ssh
 
+    def announce(line: str) -> None:
+        with open(Path(data) / "announced", "a") as f:
+            f.write(line + "\n")
+
     serve_ssh("127.0.0.1", port, passwords_file=Path(data) / "ssh_passwords.json",
-              max_sessions=max_sessions, tables=tables, announce=lambda *_: None)
+              max_sessions=max_sessions, tables=tables, announce=announce, warm=warm,
+              max_startups=max(10, max_sessions + 40))
+
+
+async def _wait_warm(data: str, timeout: float = 90) -> float:
+    t0 = time.monotonic()
+    path = Path(data) / "announced"
+    while time.monotonic() - t0 < timeout:
+        if path.exists() and "warm" in path.read_text():
+            return time.monotonic() - t0
+        await asyncio.sleep(0.1)
+    return float("nan")
 
 
 def _free_port() -> int:
@@ -143,9 +173,9 @@ class Session:
         return self.last_output - sent if self.last_output >= sent else time.monotonic() - sent
 
 
-async def _open(port: int, first: bytes, startups: list[float]) -> Session:
+async def _open(port: int, first: bytes, startups: list[float], user: str = "bench") -> Session:
     t0 = time.monotonic()
-    conn = await asyncssh.connect("127.0.0.1", port, username="bench", password="bench", known_hosts=None,
+    conn = await asyncssh.connect("127.0.0.1", port, username=user, password="bench", known_hosts=None,
                                   agent_path=None, client_keys=None)
     proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
     s = Session(proc, conn)
@@ -222,6 +252,107 @@ async def _run(port: int, server_pid: int, args: argparse.Namespace) -> Result:
     return Result(startups, len(failed), models)
 
 
+async def _guess(port: int, user: str, password: str, source: str) -> bool:
+    try:
+        conn = await asyncssh.connect("127.0.0.1", port, username=user, password=password, known_hosts=None,
+                                      agent_path=None, client_keys=None, preferred_auth="password",
+                                      local_addr=(source, 0), connect_timeout=120)
+    except (asyncssh.Error, OSError):
+        return False
+    conn.close()
+    return True
+
+
+async def _seated_presses(s: Session, presses: int, gap: float) -> list[float]:
+    out = []
+    for _ in range(presses):
+        out.append(await s.press())
+        await asyncio.sleep(gap)
+    return out
+
+
+@dataclass
+class Issue14:
+    warm_after: float = float("nan")
+    lobby_one: float = float("nan")
+    lobby_many: list[float] = field(default_factory=list)
+    failed: int = 0
+    quiet: list[float] = field(default_factory=list)
+    flooded: list[float] = field(default_factory=list)
+    flood_took: float = 0.0
+    tries: int = 0
+    tries_seconds: float = 0.0
+
+
+async def _issue14(port: int, data: str, args: argparse.Namespace) -> Issue14:
+    await _wait_port(port)
+    res = Issue14()
+    if not args.cold:
+        res.warm_after = await _wait_warm(data)
+    # 1 user alone, then N at once.
+    one: list[float] = []
+    s = await _open(port, LOBBY, one)
+    res.lobby_one = one[0]
+    await s.wait_quiet(1.0)
+    s.conn.close()
+    await asyncio.sleep(2.0)
+    many: list[float] = []
+    opened = await asyncio.gather(*(_open(port, LOBBY, many, user=f"bench{i}") for i in range(args.sessions)),
+                                  return_exceptions=True)
+    sessions = [x for x in opened if isinstance(x, Session)]
+    res.failed = len(opened) - len(sessions)
+    res.lobby_many = many
+    for x in sessions:
+        x.conn.close()
+    await asyncio.sleep(3.0)
+    # A seated player, without and with a flood of guesses.
+    player: list[float] = []
+    s = await _open(port, LOBBY, player)
+    await s.wait_quiet(1.0)
+    s.proc.stdin.write(b"n")  # a new table; seated at seat 1
+    await s.wait_quiet(1.5, timeout=30)
+    res.quiet = await _seated_presses(s, args.presses, args.flood_gap)
+    t0 = time.monotonic()
+    flood = asyncio.ensure_future(asyncio.gather(*(
+        _guess(port, f"guess{i}", "wrong", f"127.0.{1 + i // 200}.{10 + i % 200}") for i in range(args.flood))))
+    res.flooded = await _seated_presses(s, args.presses, args.flood_gap)
+    await flood
+    res.flood_took = time.monotonic() - t0
+    s.conn.close()
+    # Password tries per minute from one address.
+    if args.tries_seconds > 0:
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < args.tries_seconds:
+            remaining = args.tries_seconds - (time.monotonic() - t0)
+            try:
+                await asyncio.wait_for(_guess(port, "bench", f"wrong{res.tries}", "127.0.9.9"), remaining)
+            except TimeoutError:
+                break
+            res.tries += 1
+        res.tries_seconds = time.monotonic() - t0
+    return res
+
+
+def _allowed_per_minute(seconds: float) -> tuple[int, float]:
+    """Tries the default limits let one address make in ``seconds``, and the sustained rate per minute."""
+    from tui.serve.auth import AuthGuard, AuthLimits
+
+    lim = AuthLimits()
+    guard = AuthGuard.__new__(AuthGuard)
+    guard.limits = lim
+    t, n, failures = 0.0, 0, 0
+    while t <= seconds:
+        n += 1
+        failures += 1
+        if failures >= lim.lockout_failures:
+            t += lim.lockout_time
+            failures = 0
+        else:
+            t += AuthGuard.delay_after(guard, failures)
+    cycle = sum(AuthGuard.delay_after(guard, k) for k in range(1, lim.lockout_failures)) + lim.lockout_time
+    return n, 60 * lim.lockout_failures / cycle
+
+
 def _pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
@@ -245,7 +376,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--both", action="store_true", help="the realistic model, then the burst")
     ap.add_argument("--interval", type=float, default=0.5, help="burst: seconds between two presses")
     ap.add_argument("--no-tables", action="store_true", help="serve without shared tables (opens on home)")
+    ap.add_argument("--issue14", action="store_true", help="lobby times, key → screen under a flood, tries/min")
+    ap.add_argument("--cold", action="store_true", help="no fork server: every app a fresh interpreter")
+    ap.add_argument("--flood", type=int, default=30, help="issue14: wrong passwords tried at once")
+    ap.add_argument("--flood-gap", type=float, default=0.3, help="issue14: seconds between the seated presses")
+    ap.add_argument("--tries-seconds", type=float, default=60.0, help="issue14: how long one address guesses")
     args = ap.parse_args(argv)
+    if args.issue14:
+        return _main_issue14(args)
 
     load_before = _load()
     with tempfile.TemporaryDirectory(prefix="unmask-ssh-load-") as data:
@@ -255,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         add_password("bench", "bench", Path(data) / "ssh_passwords.json")
         port = _free_port()
         server = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(port, data, args.sessions + 1, not args.no_tables))
+            target=_serve, args=(port, data, args.sessions + 1, not args.no_tables, not args.cold))
         server.start()
         try:
             t0 = time.monotonic()
@@ -280,6 +418,45 @@ def main(argv: list[str] | None = None) -> int:
               f"p90 {_pct(ms, 0.9):.1f} ms, worst {max(ms):.1f} ms; CPU per press: apps {1000 * cpu / len(ms):.1f} ms, "
               f"server {1000 * server_cpu / len(ms):.1f} ms")
     return 1 if res.failed or not res.models else 0
+
+
+def _main_issue14(args: argparse.Namespace) -> int:
+    load_before = _load()
+    with tempfile.TemporaryDirectory(prefix="unmask-ssh-load-") as data:
+        os.environ["UNMASK_DATA_DIR"] = data
+        from tui.serve.ssh import add_password
+
+        pw = Path(data) / "ssh_passwords.json"
+        for user in ["bench"] + [f"bench{i}" for i in range(args.sessions)]:
+            add_password(user, "bench", pw)
+        port = _free_port()
+        server = multiprocessing.get_context("spawn").Process(
+            target=_serve, args=(port, data, args.sessions + 2, True, not args.cold))
+        server.start()
+        try:
+            t0 = time.monotonic()
+            res = asyncio.run(_issue14(port, data, args))
+            wall = time.monotonic() - t0
+        finally:
+            server.terminate()
+            server.join(20)
+    how = "cold (no fork server)" if args.cold else f"fork server warm after {res.warm_after:.1f} s"
+    print(f"ssh_load --issue14: {os.cpu_count()} cores, {wall:.1f} s wall, load average before {load_before}, "
+          f"after {_load()}; {how}")
+    print(f"  lobby, 1 user: {res.lobby_one:.2f} s")
+    st = res.lobby_many
+    if st:
+        print(f"  lobby, {args.sessions} users at once ({res.failed} failed): median {statistics.median(st):.2f} s, "
+              f"p90 {_pct(st, 0.9):.2f} s, worst {max(st):.2f} s")
+    q = statistics.median(res.quiet) * 1000 if res.quiet else float("nan")
+    f = statistics.median(res.flooded) * 1000 if res.flooded else float("nan")
+    print(f"  seated player, key → screen median: {q:.1f} ms quiet, {f:.1f} ms during a {args.flood}-guess flood "
+          f"(x{f / q:.2f}; flood answered in {res.flood_took:.1f} s; worst {max(res.flooded) * 1000:.0f} ms)")
+    if args.tries_seconds > 0:
+        n, sustained = _allowed_per_minute(60)
+        print(f"  one address guessing: {res.tries} tries in {res.tries_seconds:.0f} s; the default limits allow "
+              f"{n} in the first minute, then {sustained:.2f} per minute (lockouts included)")
+    return 1 if res.failed else 0
 
 
 if __name__ == "__main__":

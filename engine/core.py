@@ -130,3 +130,21 @@ def _plain_copy(x: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int, *, own: frozenset[str] = frozenset(),
+                 public: frozenset[str] = frozenset(), redacted: frozenset[str] = frozenset()) -> bool:
+    """Whether one log entry shows ``seat`` something hidden: what an undo must never take back.
+
+    A private entry the seat sees whole counts, unless it only echoes the seat's own decision
+    (``own``: the card it chose, the tile it set; ``event["seat"]`` is the seat). A public entry
+    counts when its type turns up something hidden to everyone (``public``: a card turned face
+    up, dice, a pass in answer to a question); a private entry of others counts when even its
+    redacted form tells something (``redacted``: that a card was shown, how many were offered).
+    """
+    t = event.get("t")
+    if seats is None:
+        return t in public
+    if seat in seats:
+        return not (t in own and event.get("seat") == seat)
+    return t in redacted

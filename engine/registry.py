@@ -36,6 +36,7 @@ class GameSpec:
     state_from_json: Callable[[dict], Any]
     action_to_json: Callable[[tuple], list]
     action_from_json: Callable[[Any], tuple]
+    shows_hidden: Callable[[dict, tuple[int, ...] | None, int], bool]
 
 
 def get_game(game_id: str) -> GameSpec:
@@ -58,4 +59,5 @@ def get_game(game_id: str) -> GameSpec:
         state_from_json=m.state_from_json,
         action_to_json=m.action_to_json,
         action_from_json=m.action_from_json,
+        shows_hidden=m.shows_hidden,
     )

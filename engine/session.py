@@ -83,6 +83,8 @@ class Session:
             config = spec.config_from_json(self.config)
         except (TypeError, ValueError) as e:
             raise SessionError(f"The session's config is not valid: {e}") from None
+        if self.seed is None:
+            raise SessionError("A play session needs an integer seed.")
         state = spec.new_game(config, self.seed)
         entries = self.log if upto is None else self.log[:upto]
         for i, entry in enumerate(entries):

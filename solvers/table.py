@@ -44,6 +44,9 @@ class Table:
     def _reset(self) -> None:
         self.state = self.spec.new_game(self.config, self.seed)
         self.log = []
+        self._ends: list[int] = []  # the state log's length after each action of ``log``
+        self._start = len(self.state.log)
+        self._floors: dict[int, tuple[int, int]] = {}  # seat -> (len(log), floor) cache
         self.bots = {
             i: make_bot(self.game, kind, seat=i, seed=derive_seed(self.seed, "bot", i, kind))
             for i, kind in enumerate(self.seats)
@@ -91,6 +94,7 @@ class Table:
             raise IllegalAction("It is not your turn to act.")
         self.state = self.spec.apply(self.state, action)
         self.log.append([seat, self.spec.action_to_json(action)])
+        self._ends.append(len(self.state.log))
 
     def submit(self, seat: int, action: tuple) -> None:
         """A human's action; IllegalAction (with the reason) leaves everything as it was."""
@@ -114,9 +118,47 @@ class Table:
             n += 1
         return n
 
-    def undo(self, seat: int) -> bool:
-        """Take back ``seat``'s last action and everything after it; replay the rest."""
+    def undo_floor(self, seat: int) -> int:
+        """The first action an undo may take back: the one after the last action whose events showed
+        ``seat`` something hidden (a card shown to it, a look, an interrogation, a card turned up).
+
+        Undo is for slips, not for seeing the answer and asking again, so it never goes back past
+        the last moment the seat saw something hidden.
+        """
+        cached = self._floors.get(seat)
+        if cached is not None and cached[0] == len(self.log):
+            return cached[1]
+        entries = self.state.log.entries(self._start)
+        shows = self.spec.shows_hidden
+        floor, prev = 0, self._start
+        for i, end in enumerate(self._ends):
+            if any(shows(ev, seats, seat) for ev, seats in entries[prev - self._start : end - self._start]):
+                floor = i + 1
+            prev = end
+        self._floors[seat] = (len(self.log), floor)
+        return floor
+
+    def undo_target(self, seat: int) -> int | None:
+        """The index in ``log`` of the action an undo would take back, or None if there is none."""
         idx = max((i for i, (s, _a) in enumerate(self.log) if s == seat), default=None)
+        if idx is None or idx < self.undo_floor(seat):
+            return None
+        return idx
+
+    def why_no_undo(self, seat: int) -> str:
+        """Why ``undo(seat)`` would refuse now, in one sentence."""
+        if not any(s == seat for s, _a in self.log):
+            return "Nothing of yours to undo yet."
+        return ("Undo goes back only to the last moment you saw something hidden (a card shown to you, "
+                "a look, an interrogation): nothing of yours comes after it.")
+
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last action and everything after it; replay the rest.
+
+        Refused (False) when there is none, or when it lies before the last moment the seat saw
+        something hidden (:meth:`undo_floor`).
+        """
+        idx = self.undo_target(seat)
         if idx is None:
             return False
         keep = self.log[:idx]
@@ -125,6 +167,25 @@ class Table:
             self._apply(s, self.spec.action_from_json(raw))
         self._notify()
         return True
+
+    def rename_seats(self, names: list[str]) -> None:
+        """Give the seats new names: the same deal and the same moves, replayed (names never change play).
+
+        A shared table names a seat after whoever sits there. ValueError (the engine's sentence)
+        for names the game refuses; the table is unchanged then.
+        """
+        config = self.spec.config_from_json({**self.config.to_json(), "names": list(names)})
+        log = [list(e) for e in self.log]
+        old = self.config, self.state, self.log, self.bots
+        self.config = config
+        try:
+            self._reset()
+            for seat, raw in log:
+                self._apply(seat, self.spec.action_from_json(raw))
+        except Exception:
+            self.config, self.state, self.log, self.bots = old
+            raise
+        self._notify()
 
     # ----------------------------------------------------------------- sessions
 

@@ -152,18 +152,21 @@ def test_rules_lists_the_assumptions():
     assert r.exit_code == 0 and "Assumptions" in r.output and "White Walker" in r.output
 
 
-def test_resume_list_shows_damaged_sessions_without_a_traceback(tmp_path, monkeypatch):
+def damaged_session(tmp_path, monkeypatch, text: str) -> None:
+    """A data folder whose one session, ``broken``, holds ``text``."""
     monkeypatch.setenv("UNMASK_DATA_DIR", str(tmp_path))
     (tmp_path / "sessions").mkdir()
-    (tmp_path / "sessions" / "broken.json").write_text("{oops")
+    (tmp_path / "sessions" / "broken.json").write_text(text)
+
+
+def test_resume_list_shows_damaged_sessions_without_a_traceback(tmp_path, monkeypatch):
+    damaged_session(tmp_path, monkeypatch, "{oops")
     r = run("resume", "--list")
     assert r.exit_code == 0 and "broken" in r.output and "damaged" in r.output
 
 
 def test_resume_of_a_damaged_session_is_one_line(tmp_path, monkeypatch):
-    monkeypatch.setenv("UNMASK_DATA_DIR", str(tmp_path))
-    (tmp_path / "sessions").mkdir()
-    (tmp_path / "sessions" / "broken.json").write_text("[]")
+    damaged_session(tmp_path, monkeypatch, "[]")
     r = run("resume", "broken")
     assert r.exit_code == 2 and "not an unmask session" in r.output
 

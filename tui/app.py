@@ -94,6 +94,7 @@ class UnmaskApp(App[None]):
         super().__init__()
         self._session = session  # an assist session to reopen (start="assist:GAME")
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
+        self.sheet_auto = False  # the Clue play sheet: your own marks only (Settings: fill it from what you saw)
         self._table = table
         self._session_id = session_id
         self._human_seat = human_seat
@@ -101,10 +102,14 @@ class UnmaskApp(App[None]):
 
     # ----------------------------------------------------------------- start-up
 
-    def on_mount(self) -> None:
+    def root_screen(self) -> Any:
+        """The screen at the bottom of the stack, where Home leads: the home screen here."""
         from tui.screens.home import HomeScreen
 
-        self.push_screen(HomeScreen())
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        self.push_screen(self.root_screen())
         if self._table is not None:
             self.open_table(self._table, self._session_id, self._human_seat)
         elif self._start == "resume":
@@ -193,6 +198,16 @@ class UnmaskApp(App[None]):
                     title="Bot speed")
         for screen in self.screen_stack:
             hook = getattr(screen, "bot_delay_changed", None)
+            if hook:
+                hook()
+
+    def set_sheet_auto(self, auto: bool) -> None:
+        """The Clue play sheet: your own marks only, or also filled from what you saw (a pass is ✗)."""
+        self.sheet_auto = auto
+        self.notify("The detective sheet fills itself from what you see." if auto
+                    else "The detective sheet holds only your own marks.", title="Detective sheet")
+        for screen in self.screen_stack:
+            hook = getattr(screen, "sheet_mode_changed", None)
             if hook:
                 hook()
 

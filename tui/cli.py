@@ -322,6 +322,9 @@ def solve(
     refuter_model: Annotated[
         bool, typer.Option("--refuter-model", help="Clue: weight each shown card by 1/(matching cards held).")
     ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Also give, per certain fact, a minimal set of notes that proves it.")
+    ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
     _check_game(game, solvable(game), "solvable")
@@ -359,12 +362,23 @@ def solve(
     except Exception as e:  # a solver bug: one line, never a traceback (exit 1, not a verdict on the file)
         _fail(f"the {game} solver failed on {file} ({e.__class__.__name__}); please report this bug.", 1)
         return
+    reasons: list[str] = []
+    if explain and out.get("status") == "ok":
+        from solvers.why import why_json
+
+        try:
+            out["why"], reasons = why_json(game, session.config, session.log)
+        except bad_input as e:
+            _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
+            return
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
-        from tui.solve_report import print_solution
+        from tui.solve_report import print_reasons, print_solution
 
         print_solution(game, out)
+        if explain and out.get("status") == "ok":
+            print_reasons(reasons)
     if out.get("status") != "ok":
         raise typer.Exit(2)
 
@@ -375,6 +389,15 @@ serve_app = typer.Typer(help="Host unmask for others: over SSH, or in a browser 
 app.add_typer(serve_app, name="serve")
 
 
+def _set_archive_after(hours: float) -> None:
+    """The table service reads ``UNMASK_ARCHIVE_AFTER`` (seconds) when it starts."""
+    import os
+
+    if hours < 0:
+        _fail("--archive-after is a number of hours, 0 or more.")
+    os.environ["UNMASK_ARCHIVE_AFTER"] = str(hours * 3600)
+
+
 @serve_app.command("ssh")
 def serve_ssh_cmd(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -383,16 +406,37 @@ def serve_ssh_cmd(
         str | None, typer.Option(help="An authorized_keys file, or a folder with one key file per user.")
     ] = None,
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
-    max_sessions: Annotated[int, typer.Option(help="Most simultaneous sessions.")] = 20,
-    idle_timeout: Annotated[float, typer.Option(help="Seconds idle before a session closes (0: never).")] = 1800.0,
+    max_sessions: Annotated[int, typer.Option(help="Most logged-in connections at once (a session or not).")] = 20,
+    idle_timeout: Annotated[float, typer.Option(
+        help="Seconds without input before a connection closes, with a session or without (0: never).")] = 1800.0,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables.")] = True,
+    archive_after: Annotated[float, typer.Option(
+        help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
+    login_grace_time: Annotated[float, typer.Option(help="Seconds a connection has to log in.")] = 60.0,
+    max_startups: Annotated[int, typer.Option(help="Most connections logging in at once.")] = 10,
+    max_auth_tries: Annotated[int, typer.Option(help="Password tries per connection.")] = 4,
+    fail_delay: Annotated[float, typer.Option(
+        help="Seconds before the next try after a failed password, doubling per failure.")] = 2.0,
+    max_fail_delay: Annotated[float, typer.Option(help="The longest such delay (s).")] = 15.0,
+    lockout_failures: Annotated[int, typer.Option(
+        help="Failed passwords from one address (or for one name) that lock it out.")] = 10,
+    lockout_time: Annotated[float, typer.Option(help="Seconds a lockout lasts.")] = 600.0,
+    warm: Annotated[bool, typer.Option(help="Fork apps from a warm process (faster start).")] = True,
 ) -> None:
     """Serve the app over SSH: each connection gets its own app; players can share tables."""
+    from tui.serve.auth import AuthLimits
     from tui.serve.ssh import ServeError, serve_ssh
 
+    _set_archive_after(archive_after)
+    if min(max_auth_tries, lockout_failures, max_startups, max_sessions) < 1 or min(
+            fail_delay, max_fail_delay, lockout_time, login_grace_time) < 0:
+        _fail("The counts must be at least 1 and the times at least 0.")
+    limits = AuthLimits(max_auth_tries=max_auth_tries, fail_delay=fail_delay, max_fail_delay=max_fail_delay,
+                        lockout_failures=lockout_failures, lockout_time=lockout_time)
     try:
         serve_ssh(host=host, port=port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                   max_sessions=max_sessions, idle_timeout=idle_timeout or None, tables=shared_tables,
+                  limits=limits, login_grace_time=login_grace_time, max_startups=max_startups, warm=warm,
                   announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
@@ -405,14 +449,19 @@ def serve_web_cmd(
     passwords_file: Annotated[str | None, typer.Option(help="Password file written by 'unmask serve passwd'.")] = None,
     public_url: Annotated[str | None, typer.Option(help="The URL browsers use, when behind a proxy.")] = None,
     shared_tables: Annotated[bool, typer.Option(help="Open on the lobby of shared tables (with serve ssh).")] = True,
+    max_sessions: Annotated[int, typer.Option(help="Most app sessions at once (each is a process).")] = 20,
+    max_per_user: Annotated[int, typer.Option(help="Most app sessions at once for one login.")] = 4,
+    archive_after: Annotated[float, typer.Option(
+        help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
     from tui.serve.ssh import ServeError
     from tui.serve.web import serve_web
 
+    _set_archive_after(archive_after)
     try:
         serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, tables=shared_tables,
-                  announce=typer.echo)
+                  max_sessions=max_sessions, max_per_user=max_per_user, announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 
@@ -422,9 +471,17 @@ def serve_passwd(
     user: Annotated[str, typer.Argument(help="The user name to set a password for.")],
     passwords_file: Annotated[str | None, typer.Option(help="Which password file (default: in the data dir).")] = None,
 ) -> None:
-    """Set a user's password (stored as a salted scrypt hash) for 'serve ssh' and 'serve web'."""
+    """Set a user's password (stored as a salted scrypt hash) for 'serve ssh' and 'serve web'.
+
+    A user name is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or a digit.
+    """
+    from tui.serve.auth import user_name_problem
     from tui.serve.ssh import ServeError, add_password
 
+    problem = user_name_problem(user)
+    if problem:  # before asking for a password that could not be saved
+        _fail(problem)
+        return
     password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
         path = add_password(user, password, passwords_file)

@@ -137,8 +137,17 @@ def print_masque(out: dict[str, Any], con: Console | None = None) -> None:
 def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
     """Players x suits (expected count, certain in green), identities, and the advice sentence."""
     con = con or Console()
-    note = "exact" if out.get("exact") else "the possible set may be slightly too large"
-    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}).")
+    if out.get("exact"):
+        note = "exact"
+    elif out.get("method") == "flow":
+        note = "approximate: " + "; ".join(out.get("approximate") or [])
+    else:
+        note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
+    chance = out.get("exchange_chance")
+    extra = ""
+    if chance is not None:
+        extra = f"; an interrogation I could not see ended in an exchange with chance {chance:.0%}"
+    con.print(f"Weight of the worlds that fit: {out.get('worlds', 0):,.3g} ({note}{extra}).")
     hands: dict[str, dict[str, dict[str, float]]] = out["hands"]
     certain = out.get("certain", {})
     suits = list(next(iter(hands.values())).keys()) if hands else []
@@ -187,3 +196,13 @@ def print_solution(game: str, out: dict[str, Any]) -> None:
         con.print(f"Conflicting log entries: {', '.join(str(i) for i in out.get('conflict', []))}")
         return
     PRINTERS[game](out, con)
+
+
+def print_reasons(reasons: list[str]) -> None:
+    """The ``--explain`` part: why each certain fact is certain, one line each."""
+    con = Console()
+    con.print("[bold]Why[/] (the fewest notes that prove each certain fact, in log order):")
+    if not reasons:
+        con.print("  nothing is certain yet.")
+    for line in reasons:
+        con.print(f"  {line}", markup=False, highlight=False)

@@ -31,7 +31,57 @@ def data_dir() -> Path:
     return path
 
 
+# A login name that may own a space on a served host: it becomes a directory name, so no '/',
+# no leading '.', nothing a shell or a file system reads specially.
+LOGIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,63}")
+_space: Path | None = None  # set in a served app: every session of this process lives there
+_forbidden: str | None = None  # set in a served app whose login has no space: no session at all
+
+
+class SpaceError(SessionError):
+    """A login name that cannot have a space of its own (the message is one line)."""
+
+
+def user_space(login: str) -> Path:
+    """``data_dir()/users/<login>/sessions``: where a served user's games and table notes live.
+
+    The name is checked first (letters, digits, '.', '_', '-'; not starting with '.'), so no
+    login can point outside ``users/``; the folders are private to the server's OS user (0700).
+    """
+    if not isinstance(login, str) or not LOGIN_NAME.fullmatch(login):
+        raise SpaceError(f"{login!r} cannot have saved games here: a login is letters, digits, '.', '_' and '-'.")
+    users = data_dir() / "users"
+    path = users / login / "sessions"
+    for folder in (users, users / login, path):
+        folder.mkdir(mode=0o700, exist_ok=True)
+    if path.resolve().parent.parent != users.resolve():  # a planted symlink: refuse rather than follow it
+        raise SpaceError(f"The saved games of {login!r} are not where they should be.")
+    return path
+
+
+def confine_to(path: Path | None) -> None:
+    """From now on every session of this process is read from and written to ``path`` only.
+
+    The served app calls this once at start with its user's :func:`user_space`: Resume, the
+    assistants and the play screens all go through :func:`sessions_dir`, so none of them can
+    reach the host's own sessions or another user's.
+    """
+    global _space, _forbidden
+    _space, _forbidden = path, None
+
+
+def forbid_storage(reason: str) -> None:
+    """No session at all for this process (a served login without a space): every use says ``reason``."""
+    global _space, _forbidden
+    _space, _forbidden = None, reason
+
+
 def sessions_dir() -> Path:
+    if _forbidden is not None:
+        raise SpaceError(_forbidden)
+    if _space is not None:
+        _space.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return _space
     path = data_dir() / "sessions"
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -48,9 +98,12 @@ def new_session_id(game: str, mode: str = "play") -> str:
 
 
 def _path_for(session_id: str) -> Path:
-    if not re.fullmatch(r"[A-Za-z0-9._-]+", session_id):
+    if not isinstance(session_id, str) or not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}", session_id):
         raise SessionError(f"{session_id!r} is not a session name (letters, digits, '.', '_' and '-' only).")
-    return sessions_dir() / f"{session_id}.json"
+    path = sessions_dir() / f"{session_id}.json"
+    if _space is not None and path.is_symlink():  # a served user's space holds only files it wrote
+        raise SessionError(f"{session_id} is not a saved game of yours.")
+    return path
 
 
 def atomic_write_json(path: Path, data: object) -> None:
@@ -120,6 +173,8 @@ def list_sessions() -> list[SessionInfo]:
     """Every saved session, newest first; damaged ones are listed with their problem."""
     out = []
     for path in sessions_dir().glob("*.json"):
+        if _space is not None and (path.is_symlink() or not path.is_file()):
+            continue
         sid = path.stem
         updated = path.stat().st_mtime
         try:

@@ -233,7 +233,7 @@ class PlotCardType:
 
 @dataclass(frozen=True)
 class Rules:
-    dice_faces: tuple[object, ...]
+    dice_faces: tuple[int | str, ...]  # a number of steps, or "?" (the Raven face)
     plot: tuple[PlotCardType, ...]
     assumptions: tuple[tuple[str, str], ...]
 

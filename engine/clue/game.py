@@ -17,11 +17,13 @@ Actions are tuples of plain values, so they print, compare and round-trip throug
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.clue.board import BOARDS, Board, load_board, load_rules
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 
+Phased = Any  # a slot that only its phase fills (see the state's annotations)
 Action = tuple
 
 # Phases
@@ -93,6 +95,47 @@ class ClueConfig:
 
 class ClueState:
     """The whole game, secrets included. Only the engine and the table ever hold one."""
+
+    # One annotation per slot, for the type checker (the slots hold the values). A ``Phased``
+    # slot holds a value while its phase lasts and None otherwise: the phase says which.
+    aside: tuple[str, ...]
+    board: Board
+    centre: tuple[str, ...]
+    chars: tuple[str, ...]
+    config: ClueConfig
+    dice: Phased
+    discard: tuple[str, ...]
+    eliminated: tuple[bool, ...]
+    entered: bool
+    envelope: tuple[str, ...]
+    face_up: tuple[str, ...]
+    first: int
+    hands: tuple[tuple[str, ...], ...]
+    left: frozenset[int]
+    log: EventLog
+    looked: bool
+    moved: bool
+    moved_by_rumor: tuple[bool, ...]
+    offer: Phased
+    phase: str
+    plot_deck: tuple[str, ...]
+    plot_hands: tuple[tuple[str, ...], ...]
+    pos: dict[str, int]
+    power_now: bool
+    power_used: tuple[bool, ...]
+    refuter: Phased
+    result: Phased
+    resume: Phased
+    rng: Rng
+    round: int
+    rumor: Phased
+    rumored: bool
+    steps: int
+    teleporter: Phased
+    turn: int
+    walkers: int
+    weapons: dict[str, int]
+    wrong: tuple[bool, ...]
 
     __slots__ = (
         "aside",
@@ -416,7 +459,7 @@ def _explain(state: ClueState, a: Action) -> str:
 
 def _draw(s: ClueState, seat: int) -> str | None:
     """Draw one Plot card and resolve what happens at once. Returns the effect drawn."""
-    if s.eliminated[seat] or not s.plot_deck:
+    if s.eliminated[seat] or s.wrong[seat] or not s.plot_deck:  # a wrong accuser only answers rumors
         return None
     card = s.plot_deck[-1]
     s.plot_deck = s.plot_deck[:-1]
@@ -472,7 +515,7 @@ def _roll(s: ClueState, seat: int) -> None:
     dice = [s.rng.choice(faces), s.rng.choice(faces)]
     s.dice = dice
     s.log.append({"t": "roll", "seat": seat, "dice": list(dice)})
-    steps = sum(d for d in dice if d != "?")
+    steps = sum(d for d in dice if isinstance(d, int))  # the "?" face moves nothing
     teleport = False
     for d in dice:
         if d == "?":
@@ -526,7 +569,7 @@ def _arrive(s: ClueState, seat: int) -> None:
 
 def _do(s: ClueState, a: Action) -> None:
     kind = a[0]
-    seat = to_act(s)
+    seat = cast(int, to_act(s))  # apply() refused every action once the game was over
     b = s.board
     if kind == "roll":
         _roll(s, seat)
@@ -626,7 +669,8 @@ def _rumor(s: ClueState, seat: int, suspect: str, weapon: str) -> None:
             moved = s.chars.index(suspect)
             s.log.append({"t": "move", "seat": moved, "suspect": suspect, "to": here, "how": "rumor"})
             s.moved_by_rumor = _set(s.moved_by_rumor, moved, True)
-            if not s.eliminated[moved] and s.plot_deck:
+            # "Keep your cards hidden and continue to answer the rumors": a wrong accuser draws no Plot card.
+            if not s.eliminated[moved] and not s.wrong[moved] and s.plot_deck:
                 s.offer = moved
         else:
             s.log.append({"t": "move", "seat": None, "suspect": suspect, "to": here, "how": "rumor"})
@@ -702,6 +746,16 @@ def _end_turn(s: ClueState) -> None:
 
 _SECRET_FIELDS = {"envelope": ("cards",), "hand": ("cards",), "plot": ("card",), "show": ("card",), "aside": ("card",),
                   "centre_look": ("cards",), "peek": ("card",)}
+
+
+_OWN_ECHOES = frozenset({"show", "aside"})
+_PUBLIC_REVEALS = frozenset({"plot", "pass", "no_show", "accuse", "eliminated", "end"})
+_REDACTED_REVEALS = frozenset({"show", "peek"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a card shown, a pass, a Plot card): undo stops there."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

@@ -28,9 +28,10 @@ Actions are tuples of plain values (suits and places by name/number):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 from engine.ghoul.data import (
     COFFEE,
     DOVE,
@@ -43,6 +44,7 @@ from engine.ghoul.data import (
     load_data,
 )
 
+Phased = Any  # a slot that only its phase fills (see the state's annotations)
 Action = tuple
 
 # Phases
@@ -143,6 +145,40 @@ class GhoulState:
     ``hands[i]`` counts every card seat ``i`` holds (hidden hand + face-up card), per suit;
     ``up[i]`` is the suit of its face-up card (-1: none; always -1 outside the Mask variant).
     """
+
+    # One annotation per slot, for the type checker (the slots hold the values). A ``Phased``
+    # slot holds a value while its phase lasts and None otherwise: the phase says which.
+    cast: tuple[str, ...]
+    chars: tuple[str, ...]
+    config: GhoulConfig
+    face: tuple[bool, ...]
+    first: int
+    hands: tuple[tuple[int, ...], ...]
+    known: tuple[bool, ...]
+    legal: tuple[tuple[Any, ...], ...]
+    log: EventLog
+    markers: tuple[int, ...]
+    moved: bool
+    order_pi: int
+    pending: Phased
+    phase: str
+    pool: int
+    pool_out: bool
+    prelim_give: Phased
+    prelim_show: Phased
+    refill: tuple[int, ...]
+    result: Phased
+    ring: tuple[str, ...]
+    rng: Rng
+    round: int
+    shown: tuple[int, ...]
+    sknown: tuple[tuple[str | None, ...], ...]
+    step: int
+    target: int
+    tk: int
+    token: int
+    turn: int
+    up: tuple[int, ...]
 
     __slots__ = (
         "cast",
@@ -825,7 +861,7 @@ def _continue(s: GhoulState) -> None:
         s.step += 1
         kind = act.kind
         if kind == "suspicion":
-            _suspicion(s, act.rule)
+            _suspicion(s, cast(str, act.rule))  # a suspicion effect always names its rule
         elif kind == "interrogation":
             s.phase = INTERROGATE
             return
@@ -987,7 +1023,7 @@ def winners_of(
     n = len(chars)
     why: dict[str, list[str]] = {}
     if reason == "instant":
-        return [winner], {str(winner): ["instant victory"]}
+        return [cast(int, winner)], {str(winner): ["instant victory"]}  # an instant victory has a winner
     cs = [_CHARS[c] for c in chars]
     vkinds = cs[victim].kinds if victim is not None else frozenset()
     inspectors_win = killer is not None and cs[killer].is_inspector and "ghoul" in vkinds
@@ -1049,6 +1085,18 @@ _SECRET_FIELDS = {
     "exchange": ("done", "gave", "took", "gave_from", "took_from"),
     "support_look": ("token",),
 }
+
+
+_OWN_ECHOES = frozenset({"face_chosen", "show_chosen", "give_chosen", "prelim_shown", "prelim_given", "shown"})
+_PUBLIC_REVEALS = frozenset({"face_up", "instant", "suspicion", "attack", "interrogate", "end"})
+_REDACTED_REVEALS = frozenset({"shown", "exchange"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (an interrogation, a card turned up, a tile revealed)."""
+    if seats is None and event.get("t") == "move" and event.get("revealed"):
+        return True
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

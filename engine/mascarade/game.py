@@ -32,11 +32,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 from engine.mascarade.data_files import Mask, load_masks, load_rules
 
+Phased = Any  # a slot that only its phase fills (see the state's annotations)
 Action = tuple
 
 TURN, CLAIM, POWER, SPY, GURU, OVER = "turn", "claim", "power", "spy", "guru", "over"
@@ -148,6 +150,39 @@ def check_mask_set(masks: tuple[str, ...] | list[str], players: int) -> None:
 
 class MascaradeState:
     """The whole game, secrets included. Only the engine and the table ever hold one."""
+
+    # One annotation per slot, for the type checker (the slots hold the values). A ``Phased``
+    # slot holds a value while its phase lasts and None otherwise: the phase says which.
+    _legal: Phased
+    announcer: Phased
+    bank: int
+    cards: tuple[str, ...]
+    cheater: Phased
+    claim_queue: tuple[int, ...]
+    claimants: tuple[int, ...]
+    coins: tuple[int, ...]
+    config: MascaradeConfig
+    court: int
+    false_claimants: tuple[int, ...]
+    first: int
+    guru_by: Phased
+    guru_target: Phased
+    ids: tuple[str, ...]
+    known: tuple[tuple[str | None, ...], ...]
+    log: EventLog
+    mask: Phased
+    order: tuple[int, ...]
+    pair: bool
+    phase: str
+    power_seat: Phased
+    queue: tuple[Any, ...]
+    result: Phased
+    revealed_now: frozenset[int]
+    revealed_prev: frozenset[int]
+    rng: Rng
+    spy_target: Phased
+    turn_no: int
+    turn_pos: int
 
     __slots__ = (
         "_legal",
@@ -463,7 +498,7 @@ def _coin_fields(s: MascaradeState) -> dict:
 
 def _give(s: MascaradeState, src: int | str, dst: int | str, amount: int) -> int:
     """Move up to ``amount`` coins (what the payer has); a seat, ``"bank"`` or ``"court"``. Returns the amount."""
-    have = s.bank if src == "bank" else s.court if src == "court" else s.coins[src]
+    have = s.bank if src == "bank" else s.court if src == "court" else s.coins[src]  # type: ignore[index]
     k = max(0, min(amount, have))
     if k == 0:
         return 0
@@ -472,13 +507,13 @@ def _give(s: MascaradeState, src: int | str, dst: int | str, amount: int) -> int
     elif src == "court":
         s.court -= k
     else:
-        s.coins = _set(s.coins, src, s.coins[src] - k)
+        s.coins = _set(s.coins, src, s.coins[src] - k)  # type: ignore[arg-type,index]  # a seat here
     if dst == "bank":
         s.bank += k
     elif dst == "court":
         s.court += k
     else:
-        s.coins = _set(s.coins, dst, s.coins[dst] + k)
+        s.coins = _set(s.coins, dst, s.coins[dst] + k)  # type: ignore[arg-type,index]  # a seat here
     return k
 
 
@@ -524,7 +559,7 @@ def _reveal(s: MascaradeState, seats: tuple[int, ...], why: str, mask: str) -> N
 
 def _do(s: MascaradeState, a: Action) -> None:
     kind = a[0]
-    seat = to_act(s)
+    seat = cast(int, to_act(s))  # apply() refused every action once the game was over
     if kind == "swap":
         _hidden_swap(s, seat, seat, a[1], a[2], "turn")
         _end_turn(s)
@@ -702,8 +737,8 @@ def _power_choice(s: MascaradeState, seat: int, a: Action) -> None:
         s.coins = tuple(co)
         s.order = tuple(y if i == x else x if i == y else i for i in s.order)
         known = []
-        for k in s.known:
-            kl = list(k)
+        for row in s.known:
+            kl = list(row)
             kl[x], kl[y] = kl[y], kl[x]
             known.append(tuple(kl))
         s.known = tuple(known)
@@ -778,6 +813,16 @@ def _end_turn(s: MascaradeState) -> None:
 # --------------------------------------------------------------------------- views
 
 _SECRET_FIELDS = {"swap": ("swapped",), "look": ("card",), "spy_look": ("mine", "theirs"), "shown": ("card",)}
+
+
+_OWN_ECHOES = frozenset({"swap"})
+_PUBLIC_REVEALS = frozenset({"reveal", "verdict", "end"})
+_REDACTED_REVEALS: frozenset[str] = frozenset()
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a look, a card shown, cards revealed)."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
 
 
 def redact(event: dict) -> dict:

@@ -26,12 +26,15 @@ room is safe then) and ``"evidence 12:10"``. Actions are tuples of plain values:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.core import EventLog, IllegalAction, Rng
+from engine.core import shows_hidden as _shows_hidden
 from engine.masque.rules import load_actions, load_rules, personality_cards, standard_cards
 
+Phased = Any  # a slot that only its phase fills (see the state's annotations)
 Action = tuple
 
 _R = load_rules()
@@ -122,6 +125,48 @@ class MasqueConfig:
 
 class MasqueState:
     """The whole game, secrets included. Only the engine and the table ever hold one."""
+
+    # One annotation per slot, for the type checker (the slots hold the values). A ``Phased``
+    # slot holds a value while its phase lasts and None otherwise: the phase says which.
+    actor: Phased
+    alive: tuple[bool, ...]
+    box: tuple[int, ...]
+    choices: tuple[str | None, ...]
+    chooser: int
+    config: MasqueConfig
+    deck: tuple[int, ...]
+    discards: tuple[tuple[str, ...], ...]
+    evidence: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    idx: int
+    log: EventLog
+    looks: tuple[frozenset[tuple[int, ...]], ...]
+    midnight: tuple[tuple[int, tuple[int, ...], tuple[int, ...], tuple[tuple[Any, ...], ...]], ...]
+    order: tuple[int, ...]
+    personality: tuple[str | None, ...]
+    phase: str
+    plans: tuple[tuple[str, ...], ...]
+    pop: tuple[int, ...]
+    pos: tuple[int, ...]
+    prince: int
+    r_card: Phased
+    r_each: Phased
+    r_excl: tuple[int, ...]
+    r_i: int
+    r_seat: Phased
+    r_slot: Phased
+    r_sub: int
+    r_target: Phased
+    ready: tuple[bool, ...]
+    red: tuple[tuple[int, ...], ...]
+    result: Phased
+    revealed: bool
+    rng: Rng
+    round: int
+    route: tuple[int, ...]
+    rumors: tuple[tuple[int, ...], ...]
+    seen: tuple[frozenset[int], ...]
+    twice: tuple[bool, ...]
 
     __slots__ = (
         "actor",
@@ -218,7 +263,7 @@ def _set(t: tuple, i: int, v: Any) -> tuple:
 _CARD_ORDER: dict[str, int] = {cid: i for i, cid in enumerate(load_actions())}
 
 
-def _sorted_cards(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def _sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=_CARD_ORDER.__getitem__))
 
 
@@ -253,7 +298,7 @@ def new_game(config: MasqueConfig, seed: int) -> MasqueState:
     s.route = tuple(tiles[_R.prince_tiles_in_box:])
     s.prince = s.route[0]
     red = []
-    deck = []
+    deck: list[int] = []
     for slot in range(NS):
         cards = rng.shuffled(range(NR))
         red.append(tuple(cards[: config.red_death]))
@@ -942,6 +987,16 @@ _SECRET_FIELDS = {"deal": ("card",), "chosen": ("card",), "tile": ("slot", "dir"
                   "ask": ("card",), "give": ("card",), "look": ("room",)}
 
 
+_OWN_ECHOES = frozenset({"tile", "chosen", "give"})
+_PUBLIC_REVEALS = frozenset({"reveal", "draw", "midnight", "slot", "red_death", "end"})
+_REDACTED_REVEALS = frozenset({"ask"})
+
+
+def shows_hidden(event: dict, seats: tuple[int, ...] | None, seat: int) -> bool:
+    """Whether this log entry shows ``seat`` something hidden (a look, a Rumor card, revealed Action cards)."""
+    return _shows_hidden(event, seats, seat, own=_OWN_ECHOES, public=_PUBLIC_REVEALS, redacted=_REDACTED_REVEALS)
+
+
 def redact(event: dict) -> dict:
     """What a seat that may not see ``event`` whole is told about it."""
     out = _copy_event(event)
@@ -996,11 +1051,11 @@ def _notes(s: MasqueState, seat: int) -> dict:
     deadly: dict[str, list[str]] = {k: [] for k in SLOTS}
     looked = []
     if s.looks[seat]:
-        for slot, i in sorted(s.looks[seat]):
-            room = ROOMS[s.red[slot][i]]
-            looked.append([slot, i, room])
-            if room not in deadly[SLOTS[slot]]:
-                deadly[SLOTS[slot]].append(room)
+        for k, i in sorted(s.looks[seat]):
+            room = ROOMS[s.red[k][i]]
+            looked.append([k, i, room])
+            if room not in deadly[SLOTS[k]]:
+                deadly[SLOTS[k]].append(room)
     return {"safe": safe, "deadly": deadly, "looked": looked}
 
 

@@ -179,7 +179,7 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
             f"the hands need {sum(hand_sizes)} cards but only {spare} are left after the envelope and piles.", None
         )
 
-    names: list[str] = list(players) + [ENVELOPE] * 3 + piles
+    names = list(players) + [ENVELOPE] * 3 + piles
     caps: list[int] = [*hand_sizes, 1, 1, 1, *pile_sizes]
     face_up_holder: int | None = None
     if face_up > 0:

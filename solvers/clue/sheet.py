@@ -18,6 +18,8 @@ class Sheet:
         self.holder: dict[str, object] = {}
         self.shown_to: dict[int, set[str]] = {}  # cards I showed, by asker
         self.my_rumor: list[str] | None = None
+        self.rumor: list[str] | None = None  # the rumor being answered now, whoever asked
+        self.lacks: dict[int, set[str]] = {}  # seat -> cards it passed on: it holds none of them
         self.aside_seen: set[int] = set()
         self.aside_count = 0
         self.has_centre = False
@@ -51,6 +53,9 @@ class Sheet:
                 self.holder[c] = me
         elif t == "rumor":
             self.my_rumor = ev["cards"] if ev["seat"] == me else None
+            self.rumor = list(ev["cards"])
+        elif t == "pass" and self.rumor:
+            self.lacks.setdefault(ev["seat"], set()).update(self.rumor)
         elif t == "show":
             if ev["to"] == me and ev["card"] is not None:
                 self.holder[ev["card"]] = ev["seat"]

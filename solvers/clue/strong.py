@@ -14,7 +14,7 @@ from __future__ import annotations
 from solvers.clue.bots import CluePlayerBase
 from solvers.clue.observations import ObservationLog
 from solvers.clue.sheet import Sheet
-from solvers.clue.solver import solve
+from solvers.clue.solver import ClueSolution, solve
 
 AVG_ROLL = 5.0  # the mean number of steps a roll gives with "?"/1-5 dice
 EXACT_BUDGET = 60  # counting runs the bot spends on a rumor's exact figures (keeps every turn fast)
@@ -27,8 +27,8 @@ class StrongBot(CluePlayerBase):
         super().__init__(seat, seed)
         self.obs = ObservationLog(seat)
         self.sheet = Sheet(seat)
-        self._key: int | None = None
-        self._sol = None
+        self._key: tuple | None = None  # the observation log's version the answers below are for
+        self._sol: ClueSolution | None = None
         self._advice_key: tuple | None = None
         self._advice: dict[str | None, dict] = {}
 
@@ -64,7 +64,7 @@ class StrongBot(CluePlayerBase):
                 advice_locations=[here] if here is not None else [],
                 advice_budget=EXACT_BUDGET if here is not None else 0,
             )
-            empty = {"best_envelope": None, "rumors": {}, "potential": {}}
+            empty: dict = {"best_envelope": None, "rumors": {}, "potential": {}}
             self._advice[here] = sol.advice if sol.status == "ok" and sol.advice is not None else empty
         return self._advice[here]
 

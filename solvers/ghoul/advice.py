@@ -181,7 +181,7 @@ def _summary(a: dict[str, Any], names: list[str]) -> str:
     if a["move"]:
         m = a["move"][0]
         where = _DATA.tiles[m["tile"]].name if m["tile"] else "a face-down tile"
-        parts.append(f"move the token to {where} (place {m['place']})")
+        parts.append(f"move the token to {where} (place {m['place'] + 1})")  # places 1-8, as on the table
     if not parts:
         return "Nothing to advise."
     text = "; ".join(parts)

@@ -51,6 +51,7 @@ class Problem:
     ring: list[str | None] | None
     red: list[bool]
     token: int
+    exchange_chance: float = 0.5
     entries: list[dict] = field(default_factory=list)
     raw: list[Mapping[str, Any]] = field(default_factory=list)
 
@@ -150,8 +151,8 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
     setup = config.get("setup", "a")
     try:
         row = data.setup(n, setup)
-    except ValueError as e:
-        raise SolverInputError(str(e)) from None
+    except ValueError as bad:
+        raise SolverInputError(str(bad)) from None
     deck = data.deck(n, mask)
     if "deck" in config:
         d = config["deck"]
@@ -178,6 +179,9 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
                 raise SolverInputError(f"config.ring: unknown tile {t!r} ({', '.join(data.tiles)}).")
     red = config.get("red", [p in data.red_places for p in range(8)])
     token = config.get("token", data.start_place)
+    chance = config.get("exchange_chance", 0.5)
+    if isinstance(chance, bool) or not isinstance(chance, int | float) or not 0 <= chance <= 1:
+        raise SolverInputError("config.exchange_chance is a number from 0 to 1.")
     p = Problem(
         names=list(names),
         me=me,
@@ -191,6 +195,7 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
         ring=list(ring) if ring is not None else None,
         red=list(red),
         token=token,
+        exchange_chance=float(chance),
     )
     if not isinstance(log, Sequence) or isinstance(log, str | bytes):
         raise SolverInputError("The log must be a list of entries.")
@@ -230,6 +235,10 @@ def _entry(p: Problem, i: int, e: Any) -> dict:
         out["gave"] = _suit(e["gave"], i) if e.get("gave") is not None else None
         out["received"] = _suit(e["received"], i) if e.get("received") is not None else None
         out["face_up"] = _face_ups(names, e.get("face_up"), i)
+        passed = e.get("passed", True)
+        if not isinstance(passed, bool):
+            raise _err(i, "passed is true or false (whether the cards have been passed).")
+        out["passed"] = passed
     elif t == "face_up":
         out["player"] = _player(names, e.get("player"), i)
         out["card"] = _suit(e.get("card"), i)
@@ -283,7 +292,7 @@ def _entry(p: Problem, i: int, e: Any) -> dict:
             raise _err(i, "players lists who drew suspicion.")
         out["players"] = {_player(names, x, i) for x in players}
         took = e.get("took")
-        out["took"] = [_player(names, x, i) for x in took] if isinstance(took, list) else None
+        out["took"] = [_player(names, x, i) for x in took] if isinstance(took, list) else None  # type: ignore[attr-defined]
     elif t == "cover":
         out["by"] = _opt_player(names, e.get("by"), i, "by")
         out["removed"] = _opt_player(names, e.get("removed"), i, "removed")

@@ -107,7 +107,15 @@ class ObservationLog:
         elif t == "face_up":
             self.log.append({"type": "face_up", "player": self._name(ev["seat"]), "card": ev["card"]})
         elif t in ("prelim_shown", "prelim_given"):
-            self._open = {"type": "preliminary", "shown": None, "gave": None, "received": None, "face_up": {}}
+            # Until the gifts are made, the record says the cards have not been passed yet.
+            self._open = {
+                "type": "preliminary",
+                "shown": None,
+                "gave": None,
+                "received": None,
+                "face_up": {},
+                "passed": False,
+            }
             self._gather(ev)
         elif t == "move":
             self.log.append(
@@ -194,7 +202,9 @@ class ObservationLog:
             )
         elif t == "prelim_shown" and ev["to"] == me and ev["cards"] is not None:
             rec["shown"] = list(ev["cards"])
-        elif t == "prelim_given" and ev["card"] is not None:
+        elif t == "prelim_given":
+            rec["passed"] = True
+        if t == "prelim_given" and ev["card"] is not None:
             if ev["seat"] == me:
                 rec["gave"] = ev["card"]
             elif ev["to"] == me:

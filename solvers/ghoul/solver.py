@@ -1,37 +1,29 @@
-"""Hands and identities for one seat of Tokyo Ghoul: Bloody Masquerade, by exact counting.
+"""Hands and identities for one seat of Tokyo Ghoul: Bloody Masquerade.
 
-Public entry point: :func:`solve` (input and output formats in ``docs/ghoul.md``).
+Public entry points: :func:`solve` (input and output formats in ``docs/ghoul.md``) and
+:func:`certain_facts` (only the certain facts, a cheap oracle for explanations).
 
-Method.
+The numbers come from the exact card-flow pass of :mod:`solvers.ghoul.flow` (worlds = dealt
+deal + hidden choices, ``docs/ghoul.md`` "The card-flow model") whenever the table is small
+enough (``"exact": true``, ``"method": "flow"``). Otherwise, and for the strong bot's behaviour
+model, they come from the per-player relaxation below (``"method": "bound"``):
 
 1. *One timeline per player.* For every player the log is replayed as a set of possible
-   hands (a bit set over at most 70 multisets, :mod:`solvers.ghoul.hands`): a Suspicion
-   answer keeps the hands that match (or do not), cards shown keep the hands that hold
-   them, an exchange I took part in moves every hand by the two known cards, and an
-   exchange I did not see (or a card passed in the preliminary phase) adds every hand one
-   card away. Because an instant victory *must* be claimed, each turn a player starts
-   without claiming removes, for each character with an instant victory, the hands that
-   would have won. So each player gets one set per "instant class" of character.
-2. *Exact counting of present deals.* The distribution is uniform over the physical deals
-   of the cards in play (so a multiset hand ``h`` weighs ``1/prod(h_s!)``), restricted to
-   deals where every player's present hand is in its set, together with an assignment of
-   the unknown characters to the unknown players (one character each). A dynamic
-   programme over players, whose state is the vector of cards used so far per suit plus
-   the characters used so far per class, counts them all and gives every marginal
-   (forward-backward, numpy arrays).
-3. *Exactness.* When nothing is known about another player before a card changes hands
-   unseen, the sets of step 1 are exactly the possible present hands and the count is
-   exact (``"exact": true``). Otherwise step 1 forgets who a hidden card came from, so the
-   possible set may be a little too large: facts reported "certain" are still always true
-   and the true hands always stay possible, but a few certain facts may be missed and the
-   probabilities are those of the uniform model over that set (``"exact": false``).
+   hands (a bit set over at most 70 multisets, :mod:`solvers.ghoul.hands`); a card that
+   moved unseen adds every hand one card away; one set per "instant class" of character.
+2. *Counting of present deals* in those sets with a dynamic programme over players
+   (cards used per suit × characters used per class, forward-backward numpy arrays).
 
-Contradictions: when no deal fits, ``status`` is ``"contradiction"`` with a minimal set of
+The sets contain every hand possible in the model, so the certain facts of the bound are
+true, but may be incomplete, and its probabilities are not the model's (``"exact": false``).
+
+Contradictions: when no world fits, ``status`` is ``"contradiction"`` with a minimal set of
 log entries that cannot all hold (found by deletion, as in the Clue solver).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +31,8 @@ from typing import Any
 import numpy as np
 
 from engine.ghoul.data import DOVE, MASK, SUITS, load_data
+from solvers.ghoul.flow import FlowConflict, FlowResult, solve_flow
+from solvers.ghoul.flow import sample as flow_sample
 from solvers.ghoul.hands import Universe, bits, universe
 from solvers.ghoul.model import Problem, SolverInputError, build_problem
 
@@ -47,6 +41,7 @@ __all__ = [
     "Filtered",
     "Solution",
     "SolverInputError",
+    "certain_facts",
     "filter_log",
     "sample_worlds",
     "solve",
@@ -102,6 +97,8 @@ class Solution:
     conflict: list[int] = field(default_factory=list)
     message: str = ""
     counting: Any = None  # the _Counting behind the marginals, kept for sampling worlds
+    approximate: list[str] = field(default_factory=list)  # why the exact pass is not exact
+    method: str = "bound"  # "flow" (the exact card-flow pass) or "bound" (per-player sets)
 
 
 # --------------------------------------------------------------------------- step 1
@@ -689,19 +686,34 @@ def _likelihoods(f: Filtered, classes: list[tuple[int, list[str]]], b: Behaviour
 
 
 def solve_problem(
-    problem: Problem, subset: Sequence[int] | None = None, marginals: bool = True, behaviour: Behaviour | None = None
+    problem: Problem,
+    subset: Sequence[int] | None = None,
+    marginals: bool = True,
+    behaviour: Behaviour | None = None,
+    flow: bool = True,
 ) -> Solution:
-    """Steps 1 and 2 for a checked problem (or a subset of its log)."""
+    """The posterior for a checked problem (or a subset of its log).
+
+    Without a behaviour model and with ``flow``, the exact card-flow pass
+    (:mod:`solvers.ghoul.flow`) runs when the table is small enough; otherwise (or for a bot's
+    behaviour model) the per-player bound of steps 1-2 above (``exact`` false)."""
     try:
         f = filter_log(problem, subset)
     except _Conflict:
         return Solution(status="contradiction")
+    if flow and behaviour is None:
+        try:
+            fr = solve_flow(problem, f.fixed, f.allowed, subset, chance=problem.exchange_chance)
+        except FlowConflict:
+            return Solution(status="contradiction")
+        if fr is not None:
+            return _from_flow(f, fr)
     cnt = _Counting(f, behaviour)
     if not cnt.ok:
         return Solution(status="contradiction")
     sol = Solution(
         status="ok",
-        exact=f.exact and behaviour is None,
+        exact=False,
         worlds=cnt.total,
         filtered=f,
         classes=[(j, chars) for j, chars in cnt.classes],
@@ -736,8 +748,39 @@ def solve_problem(
     return sol
 
 
+def _from_flow(f: Filtered, fr: FlowResult) -> Solution:
+    """A :class:`Solution` from the exact pass: one class per character still unknown."""
+    p = f.problem
+    uni = f.uni
+    unknown_chars = sorted({c for q in range(p.n) if f.fixed[q] is None for c in fr.identity[q]})
+    classes: list[tuple[int, list[str]]] = []
+    class_of: dict[str, int] = {}
+    for c in unknown_chars:
+        inst = _CHARS[c].instant
+        class_of[c] = len(classes)
+        classes.append((f.instants.index(inst) if inst in f.instants else 0, [c]))
+    sol = Solution(
+        status="ok",
+        exact=not fr.approximate,
+        worlds=fr.total * math.prod(math.factorial(k) for k in p.deck),
+        filtered=f,
+        classes=classes,
+        approximate=fr.approximate,
+        method="flow",
+        counting=fr,
+    )
+    for q in range(p.n):
+        sol.hand_probs.append({uni.hands[hi]: v for hi, v in fr.hand_probs[q].items()})
+        sol.identity.append({c: float(v) for c, v in fr.identity[q].items()})
+        fixed = f.fixed[q] is not None
+        sol.joint.append({(-1 if fixed else class_of[c], hi): v for (c, hi), v in fr.char_hand[q].items()})
+    return sol
+
+
 def sample_worlds(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int, ...]], list[str], int]]:
     """``k`` worlds drawn from the solution's distribution: (holdings, characters, Kaneki token seat)."""
+    if sol.method == "flow":
+        return _sample_flow(sol, k, rng)
     cnt: _Counting = sol.counting
     f = cnt.f
     n = f.problem.n
@@ -764,6 +807,28 @@ def sample_worlds(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int,
             if tk < 0:
                 tk = max(range(n), key=lambda q: f.support[q])
         out.append((hands, chars, tk))
+    return out
+
+
+def _support_seat(f: Filtered, rng: Any) -> int:
+    if f.support is None:
+        return -1
+    x = rng.random()
+    acc = 0.0
+    for q, v in enumerate(f.support):
+        acc += v
+        if x < acc:
+            return q
+    return max(range(f.problem.n), key=lambda q: f.support[q])
+
+
+def _sample_flow(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int, ...]], list[str], int]]:
+    f = sol.filtered
+    assert f is not None
+    out = []
+    for _ in range(k):
+        hands, chars = flow_sample(sol.counting, f.fixed, rng)
+        out.append(([f.uni.hands[h] for h in hands], chars, _support_seat(f, rng)))
     return out
 
 
@@ -813,7 +878,6 @@ def _summary(sol: Solution) -> dict[str, Any]:
     names = p.names
     suits = [s for s in range(5) if p.deck[s] > 0]
     hands: dict[str, Any] = {}
-    certain: dict[str, Any] = {}
     for q in range(p.n):
         hp = sol.hand_probs[q]
         per = {}
@@ -824,18 +888,7 @@ def _summary(sol: Solution) -> dict[str, Any]:
                 "expected": _r(sum(v * h[s] for h, v in hp.items())),
             }
         hands[names[q]] = per
-        lo = {SUITS[s]: min(h[s] for h in hp) for s in suits}
-        hi = {SUITS[s]: max(h[s] for h in hp) for s in suits}
-        only = next(iter(hp)) if len(hp) == 1 else None
-        ident = sol.identity[q]
-        certain[names[q]] = {
-            "has": {s: k for s, k in lo.items() if k > 0},
-            "lacks": [s for s, k in hi.items() if k == 0],
-            "at_most": hi,
-            "hand": [SUITS[s] for s in range(5) for _ in range(only[s])] if only else None,
-            "character": next(iter(ident)) if len(ident) == 1 else None,
-            "not_characters": sorted(c for c in p.cast if c not in ident),
-        }
+    certain = _certain(sol)
     identities = {
         names[q]: {c: _r(v) for c, v in sorted(sol.identity[q].items(), key=lambda kv: -kv[1])} for q in range(p.n)
     }
@@ -849,6 +902,9 @@ def _summary(sol: Solution) -> dict[str, Any]:
     return {
         "status": "ok",
         "exact": sol.exact,
+        "method": sol.method,
+        "approximate": list(sol.approximate),
+        "exchange_chance": p.exchange_chance,
         "worlds": sol.worlds,
         "hands": hands,
         "certain": certain,
@@ -864,6 +920,40 @@ def _summary(sol: Solution) -> dict[str, Any]:
     }
 
 
+def certain_facts(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Only the certain facts (``solve()``'s ``certain``), or ``None`` when the log is a
+    contradiction: the cheap oracle for explanations that solve many subsets of a log (no
+    advice, objectives or minimal conflict). Raises :class:`SolverInputError`."""
+    problem = build_problem(config, log)
+    sol = solve_problem(problem)
+    if sol.status != "ok":
+        return None
+    return _certain(sol)
+
+
+def _certain(sol: Solution) -> dict[str, Any]:
+    f = sol.filtered
+    assert f is not None
+    p = f.problem
+    suits = [s for s in range(5) if p.deck[s] > 0]
+    certain: dict[str, Any] = {}
+    for q in range(p.n):
+        hp = sol.hand_probs[q]
+        lo = {SUITS[s]: min(h[s] for h in hp) for s in suits}
+        hi = {SUITS[s]: max(h[s] for h in hp) for s in suits}
+        only = next(iter(hp)) if len(hp) == 1 else None
+        ident = sol.identity[q]
+        certain[p.names[q]] = {
+            "has": {s: k for s, k in lo.items() if k > 0},
+            "lacks": [s for s, k in hi.items() if k == 0],
+            "at_most": hi,
+            "hand": [SUITS[s] for s in range(5) for _ in range(only[s])] if only else None,
+            "character": next(iter(ident)) if len(ident) == 1 else None,
+            "not_characters": sorted(c for c in p.cast if c not in ident),
+        }
+    return certain
+
+
 def objectives(sol: Solution) -> dict[str, dict[str, dict[str, Any]]]:
     """For each player and each character they may be: is each objective still reachable,
     and how likely it would be met if the game ended now by the Pool running out."""
@@ -874,7 +964,7 @@ def objectives(sol: Solution) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
     alive = [q != f.victim for q in range(p.n)]
     class_of = {c: i for i, (_j, chars) in enumerate(sol.classes) for c in chars}
-    seat_chance = {}
+    seat_chance: dict[str, float] = {}
     for q in range(p.n):
         for c, v in sol.identity[q].items():
             seat_chance.setdefault(c, 0.0)

@@ -52,7 +52,7 @@ class StrongBot(GhoulPlayerBase):
             problem = build_problem(self.obs.config, self.obs.entries())
             sol = solve_problem(problem, marginals=False, behaviour=self.behaviour)
             if sol.status != "ok":  # pragma: no cover - the engine's observations are always consistent
-                sol = solve_problem(problem, marginals=False)
+                sol = solve_problem(problem, marginals=False, flow=False)
             self._sol = sol if sol.status == "ok" else None
             self._key = self.obs.since
         return self._sol

@@ -98,7 +98,7 @@ class Belief:
         keys = (self.perms.astype(np.int64) + 1) @ self._pow
         uniq, first, inv = np.unique(keys, return_index=True, return_inverse=True)
         if len(uniq) != len(keys):
-            self.w = np.bincount(inv, weights=self.w, minlength=len(uniq))
+            self.w = np.bincount(inv, weights=self.w, minlength=len(uniq))  # type: ignore[assignment]  # floats
             self.perms = self.perms[first]
 
     def _normalise(self) -> None:

@@ -171,6 +171,10 @@ class Tracker:
         self.revealed_turn: set[int] = set()
         self.revealed_prev: set[int] = set()
         self.entries = 0
+        # Coins follow from the entries (powers, fines, the Judge's courthouse); a "coins" entry corrects them.
+        self.fines_due: list[int] = []  # false claimants of the last challenge: they pay once its powers are used
+        self.guru: dict | None = None  # a Guru's power waiting for its target's name and card
+        self.coins_unsure: list[int] = []  # entries after which the coins could not be derived
 
     # ------------------------------------------------------------------ field readers
 
@@ -206,7 +210,93 @@ class Tracker:
         getattr(self, "_e_" + e["t"])(e, i)
         self.entries += 1
 
+    # ------------------------------------------------------------------ coins
+
+    def _pay(self, src: int | None, dst: int | None, amount: int) -> int:
+        """Move up to ``amount`` coins (what the payer has); None is the bank, -1 the courthouse."""
+        have = self.court if src == -1 else None if src is None else self.coins[src]
+        k = max(0, amount if have is None else min(amount, have))
+        if src == -1:
+            self.court -= k
+        elif src is not None:
+            self.coins[src] -= k
+        if dst == -1:
+            self.court += k
+        elif dst is not None:
+            self.coins[dst] += k
+        return k
+
+    def settle(self) -> None:
+        """The end of an announcement: the false claimants pay their fines to the courthouse."""
+        fine = 1
+        for p in self.fines_due:
+            self._pay(p, -1, fine)
+        self.fines_due = []
+        if self.guru is not None:  # the target never named (or was never revealed): the coins are unknown
+            self.coins_unsure.append(self.guru["entry"])
+            self.guru = None
+
+    def _players_order(self) -> list[int]:
+        return [p for p in self.order if p < len(self.names)]
+
+    def _neighbours(self, seat: int) -> tuple[int, int]:
+        order = self._players_order()
+        k = order.index(seat)
+        return order[(k + 1) % len(order)], order[(k - 1) % len(order)]
+
+    def _use_coins(self, by: int, mask: str, e: dict, i: int) -> None:
+        """What ``mask``'s power does to the coins when ``by`` uses it (as the engine does)."""
+        mk = load_masks()[mask]
+        eff = mk.effect
+        if eff == "bank" or eff in ("fool", "princess"):
+            self._pay(None, by, mk.amount)
+        elif eff == "judge":
+            self._pay(-1, by, self.court)
+        elif eff == "widow":
+            self._pay(None, by, max(0, mk.target - self.coins[by]))
+        elif eff == "peasant":
+            pair = self.pending is not None and len(self.pending.get("true", [])) == 2
+            self._pay(None, by, mk.pair_amount if pair else mk.amount)
+        elif eff == "patron":
+            self._pay(None, by, mk.amount)
+            for nb in self._neighbours(by):
+                self._pay(None, nb, mk.neighbours)
+        elif eff == "thief":
+            for nb in self._neighbours(by):
+                self._pay(nb, by, mk.amount)
+        elif eff == "beggar":
+            order = self._players_order()
+            k = order.index(by)
+            for other in (order[(k + j) % len(order)] for j in range(1, len(order))):
+                if self.coins[other] > self.coins[by]:
+                    self._pay(other, by, mk.amount)
+        elif eff in ("trickster", "sorceress"):
+            target = self._place(e, "target", i) if e.get("target") is not None else None
+            if target is None and eff == "trickster":
+                others = [p for p in range(len(self.names)) if p != by]
+                top = max(self.coins[p] for p in others)
+                richest = [p for p in others if self.coins[p] == top]
+                target = richest[0] if len(richest) == 1 else None
+            if target is None:
+                self.coins_unsure.append(i)
+            elif eff == "trickster":
+                self._pay(target, by, mk.amount)
+            else:
+                self.coins[by], self.coins[target] = self.coins[target], self.coins[by]
+        elif eff == "guru":
+            self.guru = {"by": by, "entry": i, "amount": mk.amount, "target": None, "named": None}
+        # spy and cheater move no coins; the puppeteer has its own entry
+
+    def _power_used(self, by: int, mask: str, e: dict, i: int) -> None:
+        """A power used once per holder and announcement, whether entered as "uncontested" or "power"."""
+        used = self.pending.setdefault("used", []) if self.pending is not None else []
+        if by in used:
+            return
+        used.append(by)
+        self._use_coins(by, mask, e, i)
+
     def _e_turn(self, e: dict, i: int) -> None:
+        self.settle()
         self.turn_by = self._place(e, "by", i, True)
         self.pending = None
         self.turns += 1
@@ -274,6 +364,7 @@ class Tracker:
                 self.know[j, t] = 1.0
 
     def _e_announce(self, e: dict, i: int) -> None:
+        self.settle()
         by = self._place(e, "by", i, True)
         mask = self._mask(e, "mask", i)
         self.pending = {"by": by, "mask": mask, "claimants": [by], "passed": []}
@@ -299,10 +390,13 @@ class Tracker:
             self.pending["passed"].append(by)
 
     def _e_uncontested(self, e: dict, i: int) -> None:
-        self._place(e, "by", i, True)
-        self._mask(e, "mask", i, optional=True)
+        by = self._place(e, "by", i, True)
+        mask = self._mask(e, "mask", i, optional=True)
         if self.pending is not None:
             self.pending["resolved"] = True
+            mask = mask or self.pending["mask"]
+        if mask is not None:  # nobody contests: the announcer uses the power, card unseen
+            self._power_used(by, mask, e, i)
 
     def _e_reveal(self, e: dict, i: int) -> None:
         cards = e.get("cards")
@@ -323,6 +417,12 @@ class Tracker:
             self.belief.observe(p, mask)
             self.know[:, p] = 1.0
             self.revealed_turn.add(p)
+        if self.guru is not None and self.guru["target"] is not None:
+            named = dict(seen).get(self.guru["target"])
+            if named is not None:  # the Guru's target is revealed: a wrong name pays the Guru
+                if named != self.guru["named"]:
+                    self._pay(self.guru["target"], self.guru["by"], self.guru["amount"])
+                self.guru = None
         if self.pending is not None and not self.pending.get("resolved"):
             for p, mask in seen:
                 if p in self.pending["claimants"]:
@@ -330,6 +430,9 @@ class Tracker:
                     self.claims[p, 0 if true else 1] += 1
                     if not true and p != self.pending["by"]:
                         self.false_claims[p] += 1
+            claimants = [p for p, _m in seen if p in self.pending["claimants"]]
+            self.pending["true"] = [p for p, m in seen if p in claimants and m == self.pending["mask"]]
+            self.fines_due = [p for p, m in seen if p in claimants and m != self.pending["mask"]]
             self.pending["resolved"] = True
 
     def claim_ratio(self, player: int) -> float:
@@ -349,12 +452,23 @@ class Tracker:
         if a == b:
             _fail(f"Entry {i}: the Puppeteer moves two different players.")
         self.belief.swap_known(a, b, True)
+        by = self._place(e, "by", i) if e.get("by") is not None else None
+        if by is not None and (self.pending is None or by not in self.pending.get("used", [])):
+            if self.pending is not None:
+                self.pending.setdefault("used", []).append(by)
+            amount = load_masks()["puppeteer"].amount
+            self._pay(a, by, amount)
+            self._pay(b, by, amount)
         self.coins[a], self.coins[b] = self.coins[b], self.coins[a]
         ia, ib = self.order.index(a), self.order.index(b)
         self.order[ia], self.order[ib] = b, a
         self.know[:, [a, b]] = self.know[:, [b, a]]
 
     def _e_coins(self, e: dict, i: int) -> None:
+        """A correction: everyone's coins as they are now; it replaces whatever was derived or owed before."""
+        self.fines_due = []
+        self.guru = None
+        self.coins_unsure = []
         coins = e.get("coins")
         if isinstance(coins, dict):
             if set(coins) != set(self.names):
@@ -370,12 +484,15 @@ class Tracker:
         self.court = court
 
     def _e_power(self, e: dict, i: int) -> None:
-        self._place(e, "by", i, True)
-        self._mask(e, "mask", i)
+        by = self._place(e, "by", i, True)
+        mask = self._mask(e, "mask", i)
+        self._power_used(by, mask, e, i)
 
     def _e_name(self, e: dict, i: int) -> None:
-        self._place(e, "by", i, True)
-        self._mask(e, "mask", i)
+        by = self._place(e, "by", i, True)
+        mask = self._mask(e, "mask", i)
+        if self.guru is not None:  # the Guru's target names their mask; the reveal settles the payment
+            self.guru.update(target=by, named=mask)
 
 
 def run_log(setup: Setup, log: list, skip: frozenset[int] = frozenset(), opening: bool = True) -> Tracker:
@@ -386,6 +503,7 @@ def run_log(setup: Setup, log: list, skip: frozenset[int] = frozenset(), opening
     for i, e in enumerate(log):
         if i not in skip:
             tr.add(e, i)
+    tr.settle()  # fines owed by the last challenge
     return tr
 
 

@@ -102,7 +102,10 @@ class ObservationLog:
             if ev["mask"] == "puppeteer":
                 self._emit({"t": "puppeteer", "by": name(ev["seat"]), "a": name(ev["a"]), "b": name(ev["b"])})
             else:
-                self._emit({"t": "power", "by": name(ev["seat"]), "mask": ev["mask"]})
+                entry = {"t": "power", "by": name(ev["seat"]), "mask": ev["mask"]}
+                if ev.get("target") is not None and ev["mask"] in ("sorceress", "trickster"):
+                    entry["target"] = name(ev["target"])  # public: the coins follow from it
+                self._emit(entry)
             self._coins(ev)
         elif t in ("fine", "verdict"):
             self._coins(ev)

@@ -5,7 +5,7 @@ their views). The output is one JSON object::
 
     {"status": "ok", "exact": true, "error_bound": 0.0, "layouts": 12,
      "probabilities": {place: {mask: p}}, "certain": {"at": {place: mask}, "not": {place: [mask]}},
-     "table": {"coins": {...}, "court": 0, "order": [...]}, "advice": {...}}
+     "table": {"coins": {...}, "court": 0, "order": [...], "coins_unsure": [...]}, "advice": {...}}
 
 or ``{"status": "contradiction", "conflict": [entry indexes], "message": "..."}`` when no
 layout fits the notes; index ``-1`` stands for the opening layout in the config. Malformed
@@ -114,7 +114,7 @@ def result_of(tr: Tracker, advice: bool = True) -> dict:
     out = {"status": "ok", "exact": b.exact, "error_bound": b.error_bound(), "layouts": b.size(),
            "unseen": b.unseen(), "probabilities": probs, "certain": {"at": at, "not": never},
            "table": {"coins": dict(zip(tr.names, tr.coins, strict=True)), "court": tr.court,
-                     "order": [tr.names[i] for i in tr.order]}}
+                     "order": [tr.names[i] for i in tr.order], "coins_unsure": list(tr.coins_unsure)}}
     if advice:
         out["advice"] = _advice(tr)
     return out

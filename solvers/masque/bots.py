@@ -217,8 +217,8 @@ class HeuristicBot(MasqueBotBase):
                 return ("move", ROOMS[start])
             goal = self.prince_next(view)
             here = self.here(view)
-            best = min(options, key=lambda r: (ring_distance(r, goal), r != here))
-            return ("move", ROOMS[best])
+            nearest = min(options, key=lambda r: (ring_distance(r, goal), r != here))
+            return ("move", ROOMS[nearest])
         if phase == "plan":
             if self._plan is None:
                 self._plan = self.best_start_plan(view, [self.here(view)])[1]

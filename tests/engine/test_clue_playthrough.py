@@ -1,47 +1,30 @@
-"""Seeded random playthroughs of Clue: Game of Thrones, checking invariants at every step.
+"""Seeded playthroughs of Clue: Game of Thrones: the game's own invariants, checked at every step.
 
 Each game is played through the :class:`~solvers.table.Table` by a mix of ``random`` and
-``notes`` bots, on both boards, with 2 to 6 players and the centre-pile variant on and off.
-At every step:
+``notes`` bots, on both boards, with 2 to 6 players and the centre-pile variant on and off,
+by the shared playout of ``engine_contract`` (which checks the engine contract at every step:
+legal actions only, refused illegal actions change nothing, JSON round trips, the log's
+audience in every view, replay, save and load). Here, at every step:
 
-* the action a bot takes is one of the legal actions, and a random illegal action is
-  refused with :class:`IllegalAction`, leaving the state exactly as it was;
 * the Rumor cards are conserved (envelope + hands + face up + centre + aside = the deck);
 * the Plot cards are conserved (deck + hands + discard + White Walkers beside the board = 21);
-* ``state_to_json -> state_from_json`` gives the same JSON and the same legal actions;
 * no seat's view holds a card that seat could not know (another hand, the envelope, a card
-  shown between others, someone else's peek, centre look or aside look).
+  shown between others, someone else's peek, centre look or aside look), by the rulebook;
+* a random illegal action in Clue's own words is refused too.
 
-Every game ends; it replays identically from ``(config, seed, actions)``; and a session saved
-mid-game and loaded again continues exactly as the uninterrupted game did.
-
-The default run plays 500 games; ``pytest -m soak`` plays 5,000 more.
+The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 500 and 5,000 more.
 """
 
 from __future__ import annotations
 
-import json
-
-import pytest
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, pick_illegal, sweep
 
 from engine.clue.board import load_board, load_rules
-from engine.clue.game import (
-    ClueConfig,
-    ClueState,
-    apply,
-    is_over,
-    legal_actions,
-    state_from_json,
-    state_to_json,
-    to_act,
-    view,
-)
-from engine.core import EventLog, IllegalAction, Rng
-from engine.session import Session
+from engine.clue.game import ClueConfig, ClueState, is_over
+from engine.core import Rng
 from solvers.table import Table
 
 PLOT_TOTAL = 21
-MAX_STEPS = 50_000
 PUBLIC_STATEMENTS = {("rumor", "cards"), ("accuse", "cards"), ("move", "suspect"), ("setup", "characters")}
 
 
@@ -78,37 +61,8 @@ def assert_plot_conserved(s: ClueState) -> None:
         assert every.count(card) == n, card
 
 
-def light_json(s: ClueState, since: int) -> dict:
-    """``state_to_json`` of the state with only the log entries from ``since`` on.
-
-    The log is append-only, so round-tripping each entry when it is new (and the whole log at
-    the end of the game) covers all of it, without a quadratic cost per game.
-    """
-    c = s.copy()
-    c.log = EventLog(list(s.log.entries(since)))
-    return state_to_json(c)
-
-
-def fingerprint(s: ClueState) -> tuple:
-    """Every field of the state (copied where mutable), the RNG, and the log's length and tail."""
-    fields = tuple(dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v
-                   for v in (getattr(s, k) for k in ClueState.__slots__ if k not in ("rng", "log")))
-    tail = [({k: list(v) if isinstance(v, list) else v for k, v in e.items()}, seats)
-            for e, seats in s.log.entries(max(0, len(s.log) - 3))]
-    return fields, s.rng.state, len(s.log), tail
-
-
-def assert_json_round_trip(s: ClueState, data: dict, through_text: bool = False) -> None:
-    if through_text:
-        data = json.loads(json.dumps(data))
-    back = state_from_json(data)
-    assert state_to_json(back) == data
-    assert legal_actions(back) == legal_actions(s)
-    assert to_act(back) == to_act(s)
-
-
 def random_illegal(s: ClueState, legal: list[tuple], r: Rng) -> tuple:
-    """A random action that is not legal now."""
+    """A random action that is not legal now, in Clue's words."""
     b = s.board
     n = s.config.players
     nodes = len(b.node_names)
@@ -121,24 +75,18 @@ def random_illegal(s: ClueState, legal: list[tuple], r: Rng) -> tuple:
         lambda: ("look_aside", r.below(6) - 1), lambda: ("play", "raven"), lambda: ("peek", r.below(n + 1) - 1),
         lambda: r.choice([("fly",), ("move", 1.0), ("show",), (), ("roll", 2), ("accuse", "Crossbow"), ("move", True)]),
     )
-    while True:
-        a = r.choice(makers)()
-        if a not in legal:
-            return a
+    return pick_illegal(makers, legal, r)
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may legitimately know, worked out from the true log by the rulebook,
     without trusting the engine's own idea of who sees what."""
 
     def __init__(self, players: int) -> None:
         self.known: list[set[str]] = [set() for _ in range(players)]
-        self.read = 0
 
     def update(self, s: ClueState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "setup":
                 for k in self.known:
@@ -178,11 +126,10 @@ def _cards_in(value: object, cards: frozenset[str]) -> set[str]:
     return found
 
 
-def assert_view_keeps_secrets(s: ClueState, seat: int, known: set[str], since: int) -> int:
+def assert_view_keeps_secrets(s: ClueState, seat: int, known: set[str], v: dict) -> None:
     """Scan the private fields and the new events of ``seat``'s view for any Rumor card the seat
-    cannot know; return the next ``since``."""
+    cannot know."""
     cards = frozenset(s.board.cards)
-    v = view(s, seat, since)
     assert v["hand"] == list(s.hands[seat]) and v["plot_hand"] == list(s.plot_hands[seat])
     assert set(v["revealed"]) == {str(i) for i, e in enumerate(s.eliminated) if e}
     assert v["result"] is None or is_over(s)
@@ -204,70 +151,33 @@ def assert_view_keeps_secrets(s: ClueState, seat: int, known: set[str], since: i
         if t == "plot" and ev["seat"] != seat and ev["card"] not in (None, "white-walker", "master-of-whisperers"):
             leaks.append((ev["card"], ev))
     assert not leaks, f"seat {seat} sees what it cannot know: {leaks[:3]}"
-    return v["events"][-1]["n"] + 1 if v["events"] else since
 
 
 # ----------------------------------------------------------------------------- one game
 
 
+class ClueChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
+    def __init__(self, players: int) -> None:
+        self.knowledge = Knowledge(players)
+
+    def state(self, s: ClueState, step: int) -> None:
+        assert_cards_conserved(s)
+        assert_plot_conserved(s)
+        self.knowledge.update(s)
+
+    def seat_view(self, s: ClueState, seat: int, view: dict) -> None:
+        assert_view_keeps_secrets(s, seat, self.knowledge.known[seat], view)
+
+    def end(self, s: ClueState) -> None:
+        assert s.result["reason"] in ("solved", "unsolved", "all-eliminated", "round-limit")
+        assert len(s.result["winners"]) == (1 if s.result["reason"] == "solved" else 0)
+
+
 def play_checked(game_no: int) -> Table:
     """Play game ``game_no`` through a Table, checking every invariant at every step."""
     config, seed, seats = game_setup(game_no)
-    table = Table("clue", config, seed, seats)
-    r = Rng(seed ^ 0x5DEECE66D)
-    knowledge = Knowledge(config.players)
-    since = [0] * config.players
-    steps = 0
-    fresh = 0  # the first log entry not yet round-tripped
-    while not table.is_over():
-        s = table.state
-        start = max(0, fresh - 1)
-        data = light_json(s, start)
-        fresh = len(s.log)
-        assert_cards_conserved(s)
-        assert_plot_conserved(s)
-        assert_json_round_trip(s, data)
-        knowledge.update(s)
-        for seat in range(config.players):
-            since[seat] = assert_view_keeps_secrets(s, seat, knowledge.known[seat], since[seat])
-        before = fingerprint(s)
-        legal = legal_actions(s)
-        assert legal, "the seat to act has no legal action"
-        bad = random_illegal(s, legal, r)
-        with pytest.raises(IllegalAction) as e:
-            apply(s, bad)
-        assert str(e.value) and "\n" not in str(e.value)
-        assert fingerprint(s) == before, f"the refused action {bad} changed the state"
-        assert table.step_bot()
-        assert tuple(table.log[-1][1]) in legal, f"a bot chose an illegal action {table.log[-1]}"
-        steps += 1
-        assert steps < MAX_STEPS, "the game never ended"
-    s = table.state
-    knowledge.update(s)
-    for seat in range(config.players):
-        assert_view_keeps_secrets(s, seat, knowledge.known[seat], since[seat])
-    assert_cards_conserved(s)
-    assert_plot_conserved(s)
-    final = state_to_json(s)
-    assert_json_round_trip(s, final, through_text=True)
-    assert s.result["reason"] in ("solved", "unsolved", "all-eliminated", "round-limit")
-    assert len(s.result["winners"]) == (1 if s.result["reason"] == "solved" else 0)
-
-    # A session saved mid-game (as JSON text) and loaded again replays its actions from
-    # (config, seed) and continues exactly as this game did: the same actions, the same final
-    # state, log and RNG included. (The log is append-only, so the session saved after ``cut``
-    # actions is this game's session cut there.) Since the resumed game's state is built only
-    # by applying this game's actions to ``new_game(config, seed)``, this is also the check
-    # that the whole game replays identically from (config, seed, actions).
-    session = json.loads(json.dumps(table.to_session().to_json()))
-    cut = 1 + r.below(len(table.log) - 1)
-    saved = json.dumps({**session, "log": session["log"][:cut]})
-    resumed = Table.from_session(Session.from_json(json.loads(saved)))
-    assert len(resumed.log) == cut
-    resumed.run_bots()
-    assert resumed.log == table.log
-    assert state_to_json(resumed.state) == final
-    return table
+    return bot_playout("clue", config, seed, seats, ClueChecks(config.players))
 
 
 def test_game_mix_covers_every_kind_of_table():
@@ -283,38 +193,14 @@ def test_game_mix_covers_every_kind_of_table():
     assert kinds == {"random", "notes"}
 
 
-@pytest.mark.parametrize("block", range(10))
-def test_500_random_games_keep_every_invariant(block):
-    """500 seeded games (10 blocks of 50), every invariant checked at every step."""
-    reasons = set()
-    for game_no in range(block * 50, block * 50 + 50):
-        reasons.add(play_checked(game_no).result()["reason"])
-    assert reasons  # every game ended with a reason
-
-
-@pytest.mark.soak
-@pytest.mark.parametrize("block", range(50))
-def test_soak_5000_games(block):
-    """5,000 more seeded games under the same checks (run with ``pytest -m soak``)."""
-    for game_no in range(10_000 + block * 100, 10_000 + block * 100 + 100):
-        play_checked(game_no)
+test_sample_of_games_keeps_every_invariant, test_soak_games = sweep(play_checked)
 
 
 def test_sweep_reaches_the_rare_rules():
     """The sweep is not all alike: it sees eliminations, solved games, centre looks, aside looks,
     secret passages, character powers, Master of Whisperers and Raven peeks."""
-    seen: set[str] = set()
-    how: set[str] = set()
-    for game_no in range(0, 500, 7):
-        config, seed, seats = game_setup(game_no)
-        table = Table("clue", config, seed, seats)
-        table.run_bots()
-        for ev, _ in table.state.log.entries():
-            seen.add(ev["t"])
-            if ev["t"] == "move":
-                how.add(ev["how"])
-            if ev["t"] == "end":
-                seen.add("end:" + ev["reason"])
+    seen = kinds_seen("clue", game_setup, range(0, 500, 7), move="how", end="reason")
+    how = {k.removeprefix("move:") for k in seen if k.startswith("move:")}
     for t in ("eliminated", "end:solved", "centre_look", "aside", "power", "peek", "show", "no_show", "stay"):
         assert t in seen, t
     assert {"walk", "passage", "teleport", "rumor"} <= how

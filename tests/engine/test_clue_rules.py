@@ -392,6 +392,16 @@ def test_first_player_is_chosen_then_play_goes_clockwise():
     assert order == [(s.first + i) % 5 for i in range(7)]
 
 
+def test_the_opening_roll_makes_every_player_equally_likely_to_start():
+    """"All players roll the dice. The one with the best score starts the game." A roll-off in which ties
+    roll again gives every player the same chance; the engine draws that outcome in one go
+    (assumption first-player-roll)."""
+    n, games = 4, 2000
+    counts = Counter(new(players=n, seed=seed).first for seed in range(games))
+    for seat in range(n):
+        assert abs(counts[seat] / games - 1 / n) < 0.04, counts
+
+
 def test_plot_deck_has_21_cards_8_of_them_white_walkers():
     """21 Plot cards (FACT), 8 of them White Walkers (FACT); the rest Master of Whisperers
     and Raven (ASSUMED, data): 8 + 7 + 6."""
@@ -898,6 +908,19 @@ def test_eliminated_players_draw_and_play_no_more():
     for _ in range(12):
         assert t.turn != 1
         t = apply(turn_of(t, t.turn, "Training Yard", AFTER), ("end",))
+
+
+def test_a_wrong_accuser_draws_no_plot_card_and_keeps_their_cards_hidden():
+    """"Wrong answer. ... Keep your cards hidden and continue to answer the rumors started by other
+    players." A wrong accuser only answers rumors: moved by a rumor, they are offered no Plot card,
+    so no White Walker can eliminate them and turn their hand face up."""
+    s = stacked(turn_of(walkers_beside(new(players=4), 7), 0, "Training Yard", AFTER), WW)
+    s.wrong = (False, False, True, False)
+    after = show_first(apply(s, ("rumor", s.chars[2], "War Axe")))
+    assert after.pos[s.chars[2]] == node(s, "Training Yard")
+    assert after.phase == START and after.turn == 1, "no Plot card is offered to the wrong accuser"
+    assert after.plot_deck == s.plot_deck and not after.eliminated[2]
+    assert view(after, 1)["revealed"] == {}, "their hand stays hidden"
 
 
 def test_all_players_eliminated_means_no_winner():

@@ -1,32 +1,28 @@
-"""Seeded random playthroughs of Tokyo Ghoul: Bloody Masquerade, checking invariants at every step.
+"""Seeded playthroughs of Tokyo Ghoul: Bloody Masquerade: the game's own invariants, checked at every step.
 
 Each game is played through the :class:`~solvers.table.Table` by a mix of ``random`` and
 ``heuristic`` bots, with 4 to 8 players, both setups where the table has two, and every
-combination of the Mask and Support variants. At every step:
+combination of the Mask and Support variants, by the shared playout of ``engine_contract``
+(which checks the engine contract: legal actions only, refused illegal actions change nothing,
+JSON round trips, the log's audience in every view, replay, save and load). Here, every step:
 
-* the action a bot takes is one of the legal actions, and a random illegal action is refused
-  with :class:`IllegalAction`, leaving the state exactly as it was;
+* a seat is asked to decide only between two choices or more (forced moves play themselves);
 * the Clue cards are conserved (every card in play is in exactly one holding, 3 or 4 each, the
   face-up card is held, and a face-up card is a Mask whenever its owner holds one);
 * the Suspicion markers are conserved (boards + Pool = the setup's markers);
-* ``state_to_json -> state_from_json`` gives the same JSON and the same legal actions;
-* no seat's view holds what that seat could not know (one seat per step, in turn): another
-  hand, a character, a card shown between others, an exchange it was not part of, a Support
-  token it did not see, a hidden commitment of the preliminary phase.
+* no seat's view holds what that seat could not know (one seat per step, in turn, besides the
+  seat to act): another hand, a character, a card shown between others, an exchange it was not
+  part of, a Support token it did not see, a hidden commitment of the preliminary phase;
+* a random illegal action in the game's own words is refused too.
 
-Every game ends; it replays identically from ``(config, seed, actions)``; and a session saved
-mid-game and loaded again continues exactly as the uninterrupted game did.
-
-The default run plays 500 games; ``pytest -m soak`` plays 5,000 more.
+The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 500 and 5,000 more.
 """
 
 from __future__ import annotations
 
-import json
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, pick_illegal, sweep
 
-import pytest
-
-from engine.core import EventLog, IllegalAction, Rng
+from engine.core import Rng
 from engine.ghoul.data import MASK, SUITS, load_data
 from engine.ghoul.game import (
     OVER,
@@ -36,19 +32,13 @@ from engine.ghoul.game import (
     SETUP_FACE,
     GhoulConfig,
     GhoulState,
-    apply,
     is_over,
     legal_actions,
-    state_from_json,
-    state_to_json,
     to_act,
-    view,
 )
-from engine.session import Session
 from solvers.table import Table
 
 DATA = load_data()
-MAX_STEPS = 5_000
 # Fields of private events that only the seats they are addressed to may see (the rulebook's
 # secrets, listed here independently of the engine's own redaction table).
 SECRET = {
@@ -107,22 +97,6 @@ def assert_markers_conserved(s: GhoulState) -> None:
     assert sum(s.markers) + s.pool == total, "Suspicion markers appeared or vanished"
 
 
-def light_json(s: GhoulState, tail: int = 6) -> dict:
-    """``state_to_json`` with only the last few log entries (the log is append-only)."""
-    c = s.copy()
-    c.log = EventLog(list(s.log.entries(max(0, len(s.log) - tail))))
-    return state_to_json(c)
-
-
-def assert_json_round_trip(s: GhoulState, data: dict, through_text: bool = False) -> None:
-    if through_text:
-        data = json.loads(json.dumps(data))
-    back = state_from_json(data)
-    assert state_to_json(back) == data
-    assert legal_actions(back) == legal_actions(s)
-    assert to_act(back) == to_act(s)
-
-
 def random_illegal(s: GhoulState, legal: list[tuple], r: Rng) -> tuple:
     n = s.config.players
     makers = (
@@ -141,23 +115,17 @@ def random_illegal(s: GhoulState, legal: list[tuple], r: Rng) -> tuple:
         lambda: ("exchange", r.choice(SUITS), r.choice(SUITS), "hand", "board"),
         lambda: r.choice([("fly",), ("move", 1.0), ("move", True), (), ("show",), ("give", 3)]),
     )
-    while True:
-        a = r.choice(makers)()
-        if a not in legal:
-            return a
+    return pick_illegal(makers, legal, r)
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may know of the Support tokens, worked out from the true log by the rules."""
 
     def __init__(self, players: int) -> None:
         self.token: list[list[str | None]] = [[None] * players for _ in range(players)]
-        self.read = 0
 
     def update(self, s: GhoulState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "support_token":
                 self.token[ev["seat"]][ev["seat"]] = ev["token"]
@@ -169,9 +137,8 @@ class Knowledge:
                     row[a], row[b] = row[b], row[a]
 
 
-def assert_view_keeps_secrets(s: GhoulState, seat: int, know: Knowledge, since: int) -> int:
-    """Scan the new events and the private fields of ``seat``'s view; return the next ``since``."""
-    v = view(s, seat, since)
+def assert_view_keeps_secrets(s: GhoulState, seat: int, know: Knowledge, v: dict) -> None:
+    """Scan the new events and the private fields of ``seat``'s view."""
     for key in ("hands", "chars", "tk", "sknown", "pending_choices"):
         assert key not in v
     u = s.up[seat]
@@ -197,7 +164,7 @@ def assert_view_keeps_secrets(s: GhoulState, seat: int, know: Knowledge, since: 
             assert mine is None or s.pending[seat] is not None
             assert v["prelim"]["my_show"] is None or s.prelim_show[seat] is not None
             assert n >= 4
-    entries = s.log.entries(since)
+    entries = s.log.entries(len(s.log) - len(v["events"]))
     for ev, (raw, seats) in zip(v["events"], entries, strict=True):
         assert ev["t"] == raw["t"]
         if seats is not None and seat not in seats:
@@ -205,76 +172,43 @@ def assert_view_keeps_secrets(s: GhoulState, seat: int, know: Knowledge, since: 
                 assert ev[f] is None, f"seat {seat} sees {f} of {raw}"
         if ev["t"] == "identity" and ev["seat"] != seat:
             assert ev["character"] is None
-    return v["events"][-1]["n"] + 1 if v["events"] else since
 
 
 # ----------------------------------------------------------------------------- one game
 
 
-def play_checked(game_no: int, check_every_step: bool = True) -> Table:
+class GhoulChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
+    views = "rotate"  # the seat to act and one other each step (every event is still read by every seat)
+    text_every = 25
+
+    def __init__(self, players: int) -> None:
+        self.know = Knowledge(players)
+
+    def state(self, s: GhoulState, step: int) -> None:
+        assert_cards_conserved(s)
+        assert_markers_conserved(s)
+        if not is_over(s):
+            assert len(legal_actions(s)) >= 2, "a seat was asked to decide with fewer than two choices"
+        self.know.update(s)
+
+    def seat_view(self, s: GhoulState, seat: int, view: dict) -> None:
+        assert_view_keeps_secrets(s, seat, self.know, view)
+
+    def end(self, s: GhoulState) -> None:
+        res = s.result
+        assert s.phase == OVER
+        assert res["reason"] in ("pool", "attack", "special", "defence", "instant", "round-limit")
+        if res["reason"] == "instant":
+            assert len(res["winners"]) == 1
+        if res["reason"] in ("attack", "special", "defence"):
+            assert res["victim"] is not None and res["killer"] is not None
+
+
+def play_checked(game_no: int) -> Table:
     """Play game ``game_no`` through a Table, checking every invariant at every step."""
     config, seed, seats = game_setup(game_no)
-    table = Table("ghoul", config, seed, seats)
-    r = Rng(seed ^ 0x5DEECE66D)
-    know = Knowledge(config.players)
-    since = [0] * config.players
-    save_at = r.below(40) + 1
-    saved: str | None = None
-    steps = 0
-    while not table.is_over():
-        s = table.state
-        if check_every_step:
-            data = light_json(s)
-            assert_cards_conserved(s)
-            assert_markers_conserved(s)
-            if steps % 4 == 0:
-                assert_json_round_trip(s, data)
-            if steps % 25 == 0:
-                assert_json_round_trip(s, state_to_json(s), through_text=True)
-            know.update(s)
-            # One seat per step, in turn: each seat's checks cover every event once (its
-            # ``since`` catches up), and its private fields are checked every n steps.
-            seat = steps % config.players
-            since[seat] = assert_view_keeps_secrets(s, seat, know, since[seat])
-        n_events = len(s.log)
-        legal = legal_actions(s)
-        assert len(legal) >= 2, "a seat was asked to decide with fewer than two choices"
-        if check_every_step:
-            bad = random_illegal(s, legal, r)
-            with pytest.raises(IllegalAction) as e:
-                apply(s, bad)
-            assert str(e.value) and "\n" not in str(e.value)
-            assert light_json(s) == data and len(s.log) == n_events, f"the refused action {bad} changed the state"
-        if steps == save_at:
-            saved = json.dumps(table.to_session().to_json())
-        assert table.step_bot()
-        assert tuple(table.log[-1][1]) in legal, f"a bot chose an illegal action {table.log[-1]}"
-        steps += 1
-        assert steps < MAX_STEPS, "the game never ended"
-    s = table.state
-    know.update(s)
-    for seat in range(config.players):
-        assert_view_keeps_secrets(s, seat, know, since[seat])
-    assert_cards_conserved(s)
-    assert_markers_conserved(s)
-    final = state_to_json(s)
-    assert_json_round_trip(s, final, through_text=True)
-    res = s.result
-    assert s.phase == OVER
-    assert res["reason"] in ("pool", "attack", "special", "defence", "instant", "round-limit")
-    if res["reason"] == "instant":
-        assert len(res["winners"]) == 1
-    if res["reason"] in ("attack", "special", "defence"):
-        assert res["victim"] is not None and res["killer"] is not None
-    session = table.to_session()
-    replayed = Session.from_json(json.loads(json.dumps(session.to_json()))).replay()
-    assert state_to_json(replayed) == final
-    if saved is not None:
-        resumed = Table.from_session(Session.from_json(json.loads(saved)))
-        resumed.run_bots()
-        assert resumed.log == table.log
-        assert state_to_json(resumed.state) == final
-    return table
+    return bot_playout("ghoul", config, seed, seats, GhoulChecks(config.players))
 
 
 def test_game_mix_covers_every_kind_of_table():
@@ -287,44 +221,20 @@ def test_game_mix_covers_every_kind_of_table():
     assert {k for _, _, seats in mix for k in seats} == {"random", "heuristic"}
 
 
-@pytest.mark.parametrize("block", range(10))
-def test_500_random_games_keep_every_invariant(block):
-    """500 seeded games (10 blocks of 50), every invariant checked at every step."""
-    for game_no in range(block * 50, block * 50 + 50):
-        play_checked(game_no)
-
-
-@pytest.mark.soak
-@pytest.mark.parametrize("block", range(50))
-def test_soak_5000_games(block):
-    """5,000 more seeded games under the same checks (run with ``pytest -m soak``)."""
-    for game_no in range(10_000 + block * 100, 10_000 + block * 100 + 100):
-        play_checked(game_no)
+test_sample_of_games_keeps_every_invariant, test_soak_games = sweep(play_checked)
 
 
 def test_sweep_reaches_every_ending_and_the_rare_rules():
     """The sweep is not all alike: every way a game ends, interrogations of 3 cards, exchanges of
     face-up cards, refills, Support looks and swaps, Cover Up Tracks and the special action."""
-    seen: set[str] = set()
-    for game_no in range(0, 500, 2):
-        config, seed, seats = game_setup(game_no)
-        table = Table("ghoul", config, seed, seats)
-        table.run_bots()
-        for ev, _ in table.state.log.entries():
-            seen.add(ev["t"])
-            if ev["t"] == "end":
-                seen.add("end:" + ev["reason"])
-            if ev["t"] == "interrogate" and ev["count"] == 3:
-                seen.add("three")
-            if ev["t"] == "face_up":
-                seen.add("face_up:" + ev["why"])
+    seen = kinds_seen("ghoul", game_setup, range(0, 500, 2), end="reason", face_up="why", interrogate="count")
     for t in (
         "end:pool",
         "end:attack",
         "end:special",
         "end:defence",
         "end:instant",
-        "three",
+        "interrogate:3",
         "face_up:refill",
         "face_up:mask",
         "face_up:left",

@@ -1,49 +1,32 @@
-"""Seeded random playthroughs of Mascarade, checking invariants at every step.
+"""Seeded playthroughs of Mascarade: the game's own invariants, checked at every step.
 
 Games are played through the :class:`~solvers.table.Table` with 4 to 12 players, the rule
 options on and off, the per-count sets and custom sets with every mask, by ``random`` bots
-(and an ``honest`` bot in some games). At every step:
+(and an ``honest`` bot in some games), by the shared playout of ``engine_contract`` (which
+checks the engine contract at every step: legal actions only, refused illegal actions change
+nothing, JSON round trips, the log's audience in every view, replay, save and load). Here:
 
-* the bot's action is legal, and a random illegal action is refused with
-  :class:`IllegalAction`, leaving the state exactly as it was;
 * the cards are conserved (the places hold exactly the game's set);
 * the coins are conserved (players + bank + courthouse never change), never negative, and
   only move with a power, a fine or the Guru's payment (whose event carries the new coins);
-* ``state_to_json -> state_from_json`` gives the same JSON and the same legal actions;
 * no seat's view leaks a card: every secret field (a swap's outcome, a look, a Spy look, a
   Princess showing) is filled only for the seats the rules let see it, no other field names a
   mask except public statements, and the view's ``known`` layout equals what the seat may know
-  by the rules (worked out here from the true log) and is true.
+  by the rules (worked out here from the true log) and is true;
+* a random illegal action in Mascarade's own words is refused too.
 
-Every game ends; it replays identically from ``(config, seed, actions)``; and a session saved
-mid-game and loaded again continues exactly as the uninterrupted game did.
-
-The default run plays 500 games; ``pytest -m soak`` plays 5,000 more.
+The default run plays 100 games; ``pytest -m soak`` plays the rest of the first 500 and 5,000 more.
 """
 
 from __future__ import annotations
 
-import json
+from engine_contract import GameChecks, LogReader, bot_playout, kinds_seen, sweep
 
-import pytest
-
-from engine.core import EventLog, IllegalAction, Rng
-from engine.mascarade import (
-    Config,
-    apply,
-    legal_actions,
-    load_masks,
-    load_rules,
-    state_from_json,
-    state_to_json,
-    table_count,
-    view,
-)
+from engine.core import Rng
+from engine.mascarade import Config, load_masks, load_rules, table_count
 from engine.mascarade.game import MascaradeState
-from engine.session import Session
 from solvers.table import Table
 
-MAX_STEPS = 20_000
 MASKS = frozenset(load_masks())
 # (event type, field) pairs where a mask name is a public statement, not a card's place
 PUBLIC_FIELDS = {("setup", "masks"), ("opening", "cards"), ("announce", "mask"), ("claim", "mask"),
@@ -94,7 +77,7 @@ def assert_cards_conserved(s: MascaradeState) -> None:
     assert sorted(s.cards) == sorted(s.config.mask_set()), "the cards no longer add up to the set"
 
 
-class Knowledge:
+class Knowledge(LogReader):
     """What each seat may know of every place, worked out from the true log by the rules,
     without trusting the engine's own idea of who sees what."""
 
@@ -102,13 +85,10 @@ class Knowledge:
         n = s.config.players
         self.n = n
         self.known: list[list[str | None]] = [[None] * len(s.cards) for _ in range(n)]
-        self.read = 0
 
     def update(self, s: MascaradeState) -> None:
-        entries = s.log.entries(self.read)
-        self.read += len(entries)
         k = self.known
-        for ev, _seats in entries:
+        for ev in self.new_events(s):
             t = ev["t"]
             if t == "opening":
                 for row in k:
@@ -168,11 +148,8 @@ def entitled(ev: dict, seat: int) -> bool:
     return True
 
 
-def assert_view_keeps_secrets(s: MascaradeState, seat: int, known: list[str | None], since: int) -> int:
-    """Scan the new events and the private fields of ``seat``'s view; return the next ``since``."""
-    v = view(s, seat, since)
-    if since == 0 or s.phase == "over":
-        json.dumps(v)
+def assert_view_keeps_secrets(s: MascaradeState, seat: int, known: list[str | None], v: dict) -> None:
+    """Scan the new events and the private fields of ``seat``'s view."""
     assert v["known"] == known, f"seat {seat} knows {v['known']}, the rules say {known}"
     for p, m in enumerate(v["known"]):
         assert m is None or s.cards[p] == m, "a known card is wrong"
@@ -198,7 +175,6 @@ def assert_view_keeps_secrets(s: MascaradeState, seat: int, known: list[str | No
             kind = type(value)
             if (kind is str or kind is list) and f not in secret and (t, f) not in PUBLIC_FIELDS:
                 assert not _masks_in(value), f"seat {seat} sees a mask in {t}.{f}: {ev}"
-    return v["events"][-1]["n"] + 1 if v["events"] else since
 
 
 def assert_coins_move_by_the_rules(before: MascaradeState, after: MascaradeState) -> None:
@@ -212,25 +188,6 @@ def assert_coins_move_by_the_rules(before: MascaradeState, after: MascaradeState
     else:
         last = moved[-1]
         assert (last["coins"], last["court"], last["bank"]) == state
-
-
-def light_json(s: MascaradeState, since: int) -> dict:
-    c = s.copy()
-    c.log = EventLog(list(s.log.entries(since)))
-    return state_to_json(c)
-
-
-def assert_json_round_trip(s: MascaradeState, data: dict, through_text: bool = False) -> None:
-    if through_text:
-        data = json.loads(json.dumps(data))
-    back = state_from_json(data)
-    assert state_to_json(back) == data
-    assert legal_actions(back) == legal_actions(s)
-
-
-def fingerprint(s: MascaradeState) -> tuple:
-    fields = tuple(getattr(s, k) for k in MascaradeState.__slots__ if k not in ("rng", "log", "_legal"))
-    return fields, s.rng.state, len(s.log)
 
 
 def random_illegal(s: MascaradeState, legal: list[tuple], r: Rng) -> tuple:
@@ -253,68 +210,38 @@ def random_illegal(s: MascaradeState, legal: list[tuple], r: Rng) -> tuple:
 # ----------------------------------------------------------------------------- one game
 
 
+class MascaradeChecks(GameChecks):
+    make_illegal = staticmethod(random_illegal)
+    views = "rotate"  # the seat to act and one other each step (every event is still read by every seat)
+
+    def start(self, s: MascaradeState) -> None:
+        self.knowledge = Knowledge(s)
+        self.total = total_coins(s)
+        assert self.total == s.config.players * load_rules().coins + load_rules().bank
+
+    def state(self, s: MascaradeState, step: int) -> None:
+        assert_cards_conserved(s)
+        self.knowledge.update(s)
+
+    def seat_view(self, s: MascaradeState, seat: int, view: dict) -> None:
+        assert_view_keeps_secrets(s, seat, self.knowledge.known[seat], view)
+
+    def moved(self, before: MascaradeState, after: MascaradeState) -> None:
+        assert_coins_move_by_the_rules(before, after)
+
+    def end(self, s: MascaradeState) -> None:
+        assert total_coins(s) == self.total
+        res = s.result
+        assert res["reason"] in ("coins", "bankrupt", "cheater", "turn-limit")
+        assert res["winners"] and all(0 <= w < s.config.players for w in res["winners"])
+
+
 def play_checked(game_no: int) -> Table:
     """Play game ``game_no`` through a Table, checking every invariant at every step."""
     config, seed, seats = game_setup(game_no)
-    table = Table("mascarade", config, seed, seats)
-    r = Rng(seed ^ 0x5DEECE66D)
-    knowledge = Knowledge(table.state)
-    n = config.players
-    since = [0] * n
-    steps = 0
-    fresh = 0
-    total = total_coins(table.state)
-    assert total == n * load_rules().coins + load_rules().bank
-    while not table.is_over():
-        s = table.state
-        assert_cards_conserved(s)
-        if steps % 3 == 0:  # the log is append-only: each round trip covers the entries since the last
-            assert_json_round_trip(s, light_json(s, max(0, fresh - 1)))
-            fresh = len(s.log)
-        knowledge.update(s)
-        actor = table.to_act()
-        for seat in range(n):  # the seat to act every step, the others every third (every event is scanned)
-            if seat == actor or steps % 3 == 0:
-                since[seat] = assert_view_keeps_secrets(s, seat, knowledge.known[seat], since[seat])
-        before = fingerprint(s)
-        legal = legal_actions(s)
-        assert legal, "the seat to act has no legal action"
-        bad = random_illegal(s, legal, r)
-        with pytest.raises(IllegalAction) as e:
-            apply(s, bad)
-        assert str(e.value) and "\n" not in str(e.value)
-        assert fingerprint(s) == before, f"the refused action {bad} changed the state"
-        assert table.step_bot()
-        assert tuple(table.log[-1][1]) in legal, f"a bot chose an illegal action {table.log[-1]}"
-        assert_coins_move_by_the_rules(s, table.state)
-        steps += 1
-        assert steps < MAX_STEPS, "the game never ended"
-    s = table.state
-    knowledge.update(s)
-    for seat in range(n):
-        assert_view_keeps_secrets(s, seat, knowledge.known[seat], since[seat])
+    table = bot_playout("mascarade", config, seed, seats, MascaradeChecks())
     for bot in table.bots.values():
         assert getattr(bot, "broken", None) is None
-    assert_cards_conserved(s)
-    assert total_coins(s) == total
-    final = state_to_json(s)
-    assert_json_round_trip(s, final, through_text=True)
-    res = s.result
-    assert res["reason"] in ("coins", "bankrupt", "cheater", "turn-limit")
-    assert res["winners"] and all(0 <= w < n for w in res["winners"])
-
-    session = table.to_session()
-    replayed = Session.from_json(json.loads(json.dumps(session.to_json()))).replay()
-    assert state_to_json(replayed) == final
-
-    cut = 1 + r.below(max(1, len(table.log) - 1))
-    mid = Session.from_json(json.loads(json.dumps(session.to_json())))
-    mid.log = mid.log[:cut]
-    resumed = Table.from_session(Session.from_json(json.loads(json.dumps(mid.to_json()))))
-    assert len(resumed.log) == cut
-    resumed.run_bots()
-    assert resumed.log == table.log
-    assert state_to_json(resumed.state) == final
     return table
 
 
@@ -331,36 +258,14 @@ def test_game_mix_covers_every_kind_of_table():
     assert {k for _, _, seats in mix for k in seats} == {"random", "honest"}
 
 
-@pytest.mark.parametrize("block", range(10))
-def test_500_random_games_keep_every_invariant(block):
-    """500 seeded games (10 blocks of 50), every invariant checked at every step."""
-    for game_no in range(block * 50, block * 50 + 50):
-        play_checked(game_no)
-
-
-@pytest.mark.soak
-@pytest.mark.parametrize("block", range(50))
-def test_soak_5000_games(block):
-    """5,000 more seeded games under the same checks (run with ``pytest -m soak``)."""
-    for game_no in range(10_000 + block * 100, 10_000 + block * 100 + 100):
-        play_checked(game_no)
+test_sample_of_games_keeps_every_invariant, test_soak_games = sweep(play_checked)
 
 
 def test_sweep_reaches_every_power_and_ending():
     """The sweep is not all alike: every mask's power is used, and the game ends every way."""
-    powers: set[str] = set()
-    endings: set[str] = set()
-    kinds: set[str] = set()
-    for game_no in range(1, 500, 2):
-        config, seed, seats = game_setup(game_no)
-        table = Table("mascarade", config, seed, seats)
-        table.run_bots()
-        for ev, _ in table.state.log.entries():
-            kinds.add(ev["t"])
-            if ev["t"] == "power":
-                powers.add(ev["mask"])
-            if ev["t"] == "end":
-                endings.add(ev["reason"])
+    kinds = kinds_seen("mascarade", game_setup, range(1, 500, 2), power="mask", end="reason")
+    powers = {k.removeprefix("power:") for k in kinds if k.startswith("power:")}
+    endings = {k.removeprefix("end:") for k in kinds if k.startswith("end:")}
     assert powers == set(MASKS)
     assert {"coins", "bankrupt", "cheater"} <= endings
     assert {"reveal", "fine", "shown", "spy_look", "verdict", "uncontested", "claim", "look"} <= kinds

@@ -389,6 +389,17 @@ def test_guru_target_with_fewer_than_four_gives_all_and_the_game_ends():
     assert is_over(s) and result(s)["winners"] == [0] and result(s)["reason"] == "bankrupt"
 
 
+def test_guru_target_with_fewer_than_four_who_names_right_pays_nothing_and_play_goes_on():
+    """Guru: 'If it does not match what they named, they pay you 4 coins ... If that player has fewer than
+    4 coins, they give you all their coins and the game ends.' The second sentence belongs to the payment
+    (assumption guru-short-but-right): a target who names right keeps their coins, and the game goes on."""
+    cards = ["guru", "judge", "trickster", "empress", "king", "thief"]
+    s = announce(table(cards, [6, 3, 8, 6]), "guru")
+    s = play(s, ("power", "guru", 1), ("name", "judge"))
+    assert s.coins[:2] == (6, 3)
+    assert not is_over(s)
+
+
 def test_judge_takes_the_courthouse():
     """Judge: 'Take all the coins on the courthouse.'"""
     s = announce(table(FOUR, court=5), "judge")
@@ -458,6 +469,17 @@ def test_puppeteer_two_players_trade_places_cards_and_coins_stay():
     assert s.cards[1] == "empress" and s.cards[3] == "judge"
     assert s.order == (0, 3, 2, 1)
     assert to_act(s) == 3  # seat 3 now sits at seat 0's left
+
+
+def test_after_the_puppeteer_a_player_may_have_two_turns_in_a_row():
+    """Puppeteer: 'Those two players swap seats (on Board Game Arena: their places in turn order).' Turn order
+    follows the places, even when that gives one player two turns in a row (assumption puppeteer-two-turns)."""
+    cards = ["judge", "trickster", "puppeteer", "empress", "king", "thief"]
+    s = announce(table(cards, [6, 6, 6, 6]), "puppeteer", claimers=(2,))  # seat 0 bluffs; seat 2 holds it
+    assert to_act(s) == 2
+    s = apply(s, ("power", "puppeteer", 0, 1))  # seat 0, who is playing, trades places with seat 1, next
+    assert s.order == (1, 0, 2, 3)
+    assert to_act(s) == 0, "seat 0 now sits where the next player sat: it plays again at once"
 
 
 def test_after_the_puppeteer_neighbours_follow_the_new_seats():

@@ -177,10 +177,12 @@ def test_max_sessions_and_idle_timeout():
         t = await Term.open(server.port, "alice", password="secret")
         try:
             await t.wait_for(HOME)
-            async with asyncssh.connect("127.0.0.1", server.port, username="alice", password="secret",
-                                        known_hosts=None, agent_path=None, client_keys=None) as conn:
-                r = await conn.run(term_type="xterm", timeout=10)
-                assert "server is full" in r.stdout
+            with pytest.raises((asyncssh.DisconnectError, asyncssh.ChannelOpenError)) as refused:
+                async with asyncssh.connect("127.0.0.1", server.port, username="alice", password="secret",
+                                            known_hosts=None, agent_path=None, client_keys=None) as conn:
+                    await conn.run(term_type="xterm", timeout=10)
+                    await asyncio.wait_for(conn.wait_closed(), 10)
+            assert isinstance(refused.value, asyncssh.ChannelOpenError) or "server is full" in str(refused.value)
             # Nobody types: the session ends with a message, the terminal restored.
             await t.wait_for("without input", timeout=20)
             await asyncio.wait_for(t.proc.wait_closed(), 10)

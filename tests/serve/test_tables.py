@@ -104,6 +104,14 @@ def test_service_seats_views_bots_and_restart():
     run(scenario())
 
 
+async def watchers_become(shared, seats: list[int], timeout: float = 8.0) -> None:
+    """Wait until exactly ``seats`` are watched (an app process leaving takes a moment on a busy machine)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while sorted(shared.watchers.values()) != seats and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.1)
+    assert sorted(shared.watchers.values()) == seats
+
+
 def test_two_ssh_players_at_one_table_and_a_reconnect():
     add_password("alice", "a")
     add_password("bob", "b")
@@ -128,12 +136,15 @@ def test_two_ssh_players_at_one_table_and_a_reconnect():
             await b.wait_for("Sit at seat 2")
             assert "Sit at seat 1" not in b.text()  # alice's seat is not offered to bob
             await sit(b, "Sit at seat 2")
+            # Alice's screen is drawn afresh with bob's name at seat 2 (see test_table_life.py).
+            await a.wait_for(lambda s: "bob" in s and "Your cards:" in s)
             # The bot (seat 3) plays in the service; both screens follow.
-            await a.wait_for(lambda s: "Bot 3 to act" not in s)
-            await b.wait_for(lambda s: "Bot 3 to act" not in s)
+            await a.wait_for(lambda s: "Bot 3 to act" not in s and "Your cards:" in s)
+            await b.wait_for(lambda s: "Bot 3 to act" not in s and "Your cards:" in s)
             assert len(truth.log) > 0
             # Each sees its own hand, not the other's (the service never sends another seat's view).
             for term, mine, theirs in ((a, hand_a, hand_b), (b, hand_b, hand_a)):
+                await term.wait_for(lambda s: "Your cards:" in s and "Plot:" in s)  # the screen is drawn
                 text = " ".join(term.text().split())
                 cards = text[text.index("Your cards:"):text.index("Plot:")]
                 assert all(c in cards for c in mine), cards
@@ -142,16 +153,14 @@ def test_two_ssh_players_at_one_table_and_a_reconnect():
             assert sorted(server.tables.tables[tid].watchers.values()) == [0, 1]
             # Alice disconnects and comes back to her seat.
             await a.close()
-            await asyncio.sleep(0.5)
-            assert sorted(server.tables.tables[tid].watchers.values()) == [1]
+            await watchers_become(server.tables.tables[tid], [1])
             a = await Term.open(server.port, "alice", password="a", width=120, height=40)
             await sit(a, "Return to seat 1")
             assert sorted(server.tables.tables[tid].watchers.values()) == [0, 1]
             # Escape leads back to the lobby; a new table from there seats its creator.
             a.send("\x1b")
             await a.wait_for("Create table")
-            await asyncio.sleep(0.5)
-            assert sorted(server.tables.tables[tid].watchers.values()) == [1]
+            await watchers_become(server.tables.tables[tid], [1])
             await a.settle()
             x, y = a.find("Create table")
             a.click(x + 2, y)

@@ -49,12 +49,12 @@ def test_login_required_then_the_app_is_served():
                 assert cookie["httponly"] and cookie["samesite"] == "Strict"
                 r = await s.get(base + "/")
                 page = await r.text()
-                assert r.status == 200 and f"ws://127.0.0.1:{served.port}/ws" in page
-                # The websocket runs the app: its first frames carry the home screen.
+                assert r.status == 200 and 'data-session-websocket-url="/ws"' in page  # relative: see test_web_limits
+                # The websocket runs the app: its first frames carry the lobby (the served app's root).
                 got = bytearray()
                 async with s.ws_connect(base + "/ws?width=100&height=40") as ws:
                     deadline = time.monotonic() + 30
-                    while b"Hidden-information" not in got and time.monotonic() < deadline:
+                    while b"Shared tables" not in got and time.monotonic() < deadline:
                         try:
                             msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
                         except TimeoutError:
@@ -65,7 +65,7 @@ def test_login_required_then_the_app_is_served():
                             got += msg.data.encode()
                         else:
                             break
-                assert b"Hidden-information" in got
+                assert b"Shared tables" in got and b"Hidden-information" not in got
                 # Logging out ends the session.
                 r = await s.get(base + "/logout", allow_redirects=False)
                 assert r.status == 303

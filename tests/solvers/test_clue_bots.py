@@ -11,27 +11,14 @@ import inspect
 import json
 
 import pytest
+from bot_helpers import Spy, assert_blind_to, assert_plain
 
 import solvers.clue.bots as bots_module
 import solvers.clue.sheet as sheet_module
 from engine.clue.game import AFTER, ClueConfig, ClueState, legal_actions, new_game, view
-from engine.core import derive_seed
 from solvers.bots import bot_names, make_bot
 from solvers.clue.bots import NotesBot, RandomBot
 from solvers.table import Table
-
-PLAIN = (dict, list, str, int, float, bool, type(None))
-
-
-def _assert_plain(x, path="view") -> None:
-    assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}"
-    if isinstance(x, dict):
-        for k, v in x.items():
-            assert isinstance(k, str), f"{path} has a non-text key {k!r}"
-            _assert_plain(v, f"{path}[{k!r}]")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            _assert_plain(v, f"{path}[{i}]")
 
 
 def _table(game_no: int, seats: list[str] | None = None) -> Table:
@@ -39,21 +26,6 @@ def _table(game_no: int, seats: list[str] | None = None) -> Table:
     board = ("red-keep", "meereen")[(game_no // 5) % 2]
     seats = seats or [("notes", "random")[(i + game_no) % 2] for i in range(players)]
     return Table("clue", ClueConfig(board=board, players=players, centre_pile=game_no % 3 == 0), 100 + game_no, seats)
-
-
-class Spy:
-    """Stands in for a bot at the table and records exactly what the table hands it."""
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self.since = bot.since
-        self.seen: list = []
-
-    def choose(self, v):
-        self.seen.append(v)
-        action = self.bot.choose(v)
-        self.since = self.bot.since
-        return action
 
 
 def test_registered_bots():
@@ -76,7 +48,7 @@ def test_a_bot_receives_only_a_plain_view(game_no):
         assert spy.seen
         for v in spy.seen:
             assert type(v) is dict
-            _assert_plain(v)
+            assert_plain(v)
             assert json.loads(json.dumps(v)) == v
             assert not any(isinstance(x, ClueState) for x in v.values())
 
@@ -140,12 +112,7 @@ def test_a_bot_cannot_tell_the_envelope(game_no):
         if seat in t.bots and len(t.log) % 7 == 0:
             other = _other_envelope(s, seat)
             changed += other.envelope != s.envelope
-            assert view(other, seat) == view(s, seat)
-            kind = t.seats[seat]
-            seed = derive_seed(t.seed, "bot", seat, kind)
-            a = make_bot("clue", kind, seat=seat, seed=seed).choose(view(s, seat))
-            b = make_bot("clue", kind, seat=seat, seed=seed).choose(view(other, seat))
-            assert a == b
+            assert_blind_to(t, s, other, view)
             checked += 1
         t.step_bot()
     assert checked and changed

@@ -15,6 +15,7 @@ import inspect
 import json
 
 import pytest
+from bot_helpers import Spy, assert_blind_to, assert_plain
 
 import solvers.ghoul.bots as bots_module
 import solvers.ghoul.strong as strong_module
@@ -36,19 +37,7 @@ from solvers.bots import BOT_HELP, bot_names, make_bot
 from solvers.ghoul.bots import HeuristicBot, RandomBot, StrongBot
 from solvers.table import Table
 
-PLAIN = (dict, list, str, int, float, bool, type(None))
 CHARS = load_data().characters
-
-
-def _assert_plain(x, path="view") -> None:
-    assert isinstance(x, PLAIN), f"{path} is a {type(x).__name__}"
-    if isinstance(x, dict):
-        for k, v in x.items():
-            assert isinstance(k, str), f"{path} has a non-text key {k!r}"
-            _assert_plain(v, f"{path}[{k!r}]")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            _assert_plain(v, f"{path}[{i}]")
 
 
 def _config(game_no: int) -> GhoulConfig:
@@ -59,21 +48,6 @@ def _table(game_no: int, seats: list[str] | None = None) -> Table:
     config = _config(game_no)
     seats = seats or [("heuristic", "random")[(i + game_no) % 2] for i in range(config.players)]
     return Table("ghoul", config, 100 + game_no, seats)
-
-
-class Spy:
-    """Stands in for a bot at the table and records exactly what the table hands it."""
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self.since = bot.since
-        self.seen: list = []
-
-    def choose(self, v):
-        self.seen.append(v)
-        action = self.bot.choose(v)
-        self.since = self.bot.since
-        return action
 
 
 def test_registered_bots():
@@ -97,7 +71,7 @@ def test_a_bot_receives_only_a_plain_view(game_no):
     for spy in spies.values():
         for v in spy.seen:
             assert type(v) is dict
-            _assert_plain(v)
+            assert_plain(v)
             assert json.loads(json.dumps(v)) == v
 
 
@@ -134,12 +108,7 @@ def test_a_bot_cannot_tell_who_is_who(game_no):
         seat = t.to_act()
         if s.phase in (MOVE, EXCHANGE):
             other = _swap_secrets(s, seat)
-            assert view(other, seat) == view(s, seat)
-            kind = t.seats[seat]
-            seed = derive_seed(t.seed, "bot", seat, kind)
-            a = make_bot("ghoul", kind, seat=seat, seed=seed).choose(view(s, seat))
-            b = make_bot("ghoul", kind, seat=seat, seed=seed).choose(view(other, seat))
-            assert a == b
+            assert_blind_to(t, s, other, view)
             checked += 1
         t.step_bot()
     assert checked

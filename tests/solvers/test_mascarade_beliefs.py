@@ -421,7 +421,7 @@ def test_solve_answers_in_the_documented_shape():
     assert "Dee" not in out["certain"]["at"]
     assert out["probabilities"]["Dee"]["king"] == pytest.approx(0.5)
     assert out["table"] == {"coins": {"Ann": 6, "Bob": 9, "Cy": 5, "Dee": 6}, "court": 1,
-                            "order": ["Ann", "Bob", "Cy", "Dee"]}
+                            "order": ["Ann", "Bob", "Cy", "Dee"], "coins_unsure": []}
     adv = out["advice"]
     assert set(adv["announce"]) == set(OPENING)
     assert adv["announce"]["thief"]["p_hold"] == 1.0

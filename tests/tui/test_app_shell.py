@@ -1,4 +1,7 @@
-"""App-level behaviour: start screens, new game from Home, help, command palette, theme and bot speed."""
+"""App-level behaviour: start screens, new game from Home, help, command palette, theme and bot speed.
+
+(Bots playing at the chosen pace, for every game: ``test_play_contract.py``.)
+"""
 
 from __future__ import annotations
 
@@ -86,18 +89,6 @@ async def test_command_palette_opens_rules_and_toggles_bot_speed():
         await pilot.click("#settings-speed-0")
         await pilot.pause()
         assert app.bot_delay == 0
-
-
-@run_async
-async def test_bots_play_on_a_timer_when_readable():
-    table = new_table(3, seed=1)
-    app = UnmaskApp(table=table, session_id="timer", bot_delay=0.01)
-    async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if table.to_act() == 0:
-                break
-        assert table.to_act() == 0 or table.is_over()
 
 
 def test_log_sentences():

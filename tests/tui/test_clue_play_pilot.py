@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tui_helpers import advance, human_choice, new_table, run_async
+from tui_helpers import advance, human_choice, new_table, record_notes, run_async
 
 from engine.clue import load_board
 from tui.app import UnmaskApp
@@ -18,18 +18,6 @@ from tui.widgets.confirm import ConfirmDialog
 
 KEYS = {"roll": "r", "passage": "g", "stay": "y", "power": "x", "end": "e", "look_centre": "c",
         "draw": "d", "decline": "n"}
-
-
-def record_notes(app: UnmaskApp) -> list[str]:
-    notes: list[str] = []
-    original = app.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    app.notify = notify  # type: ignore[method-assign]
-    return notes
 
 
 def _index(options: list, value) -> int:
@@ -169,11 +157,16 @@ async def test_whole_game_by_mouse_only():
         assert type(app.screen).__name__ == "HomeScreen"
 
 
-@run_async
-async def test_illegal_action_notifies_and_changes_nothing():
+def at_my_first_turn(session_id: str) -> tuple:
+    """The seed-7 table at the start of seat 0's turn, and the app opened on it."""
     table = new_table(3, seed=7)
     advance(table, lambda v: v["to_act"] == 0 and v["phase"] == "start")
-    app = UnmaskApp(table=table, session_id="illegal", bot_delay=0)
+    return table, UnmaskApp(table=table, session_id=session_id, bot_delay=0)
+
+
+@run_async
+async def test_illegal_action_notifies_and_changes_nothing():
+    table, app = at_my_first_turn("illegal")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         notes = record_notes(app)
@@ -193,9 +186,7 @@ async def test_illegal_action_notifies_and_changes_nothing():
 
 @run_async
 async def test_undo_takes_back_the_last_action():
-    table = new_table(3, seed=7)
-    advance(table, lambda v: v["to_act"] == 0 and v["phase"] == "start")
-    app = UnmaskApp(table=table, session_id="undo", bot_delay=0)
+    table, app = at_my_first_turn("undo")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         log = list(table.log)

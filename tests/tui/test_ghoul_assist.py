@@ -393,3 +393,26 @@ async def test_every_dialog_opens_with_both_variants():
             assert app.screen is screen, kind
         await settle(pilot)
         assert screen.state in ("ok", "contradiction")
+
+
+@run_async(timeout=60)
+async def test_exchange_chance_is_shown_and_stepped_with_k():
+    """The chance that an interrogation I could not see ended in an exchange is on the status line;
+    ``k`` steps it (saved in the session config, solved again), and the label says exact or bound."""
+    sid = "ghoul-chance"
+    log = [*LOG, {"type": "interrogation", "by": "Dee", "target": "Eve"}]
+    app = saved_app(sid, log)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot)
+        screen = app.screen
+        assert isinstance(screen, GhoulAssistScreen)
+        status = str(screen.query_one("#ax-status").render())
+        assert "exact" in status and "exch. 50%" in status
+        before = screen.result["hands"]["Eve"]
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.config["exchange_chance"] == 0.75
+        assert screen.result["exchange_chance"] == 0.75
+        assert "exch. 75%" in str(screen.query_one("#ax-status").render())
+        assert screen.result["hands"]["Eve"] != before
+    assert load_session(sid).config["exchange_chance"] == 0.75

@@ -4,7 +4,7 @@ a whole game by mouse only, and illegal input that changes nothing."""
 from __future__ import annotations
 
 import pytest
-from tui_helpers import run_async
+from tui_helpers import first_table, option_index, record_notes, run_async, snapshot_test, wait_for
 
 from engine.ghoul import GhoulConfig
 from solvers.bots import make_bot
@@ -16,8 +16,6 @@ from tui.ghoul.play import PlayScreen
 from tui.storage import load_session
 from tui.widgets.confirm import ConfirmDialog
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-
 
 def new_table(seed: int = 1, players: int = 6, mask: bool = False, support: bool = False,
               characters: tuple[str, ...] = ()) -> Table:
@@ -26,49 +24,18 @@ def new_table(seed: int = 1, players: int = 6, mask: bool = False, support: bool
     return Table("ghoul", config, seed, ["human", *bots])
 
 
-def advance(table: Table, want, limit: int = 3000, policy=None) -> bool:
-    """Play seat 0 (a heuristic bot's choices, or ``policy``) until ``want(view of seat 0)`` holds."""
+def seat0(policy=None):
+    """Seat 0's choices: ``policy``'s, or else a heuristic bot's."""
     me = make_bot("ghoul", "heuristic", 0, 99)
-    for _ in range(limit):
-        v = table.view(0)
-        if want(v):
-            return True
-        if table.is_over():
-            return False
-        if table.to_act() == 0:
-            act = (policy(v) if policy else None) or tuple(me.choose(v))
-            table.submit(0, tuple(act))
-        else:
-            table.step_bot()
-    return False
+    return lambda v: (policy(v) if policy else None) or tuple(me.choose(v))
 
 
 def find_table(want, seeds=range(1, 300), policy=None, **kw) -> Table:
-    for seed in seeds:
-        t = new_table(seed, **kw)
-        if advance(t, want, policy=policy):
-            return t
-    raise AssertionError("no seed reaches the wanted position")
+    return first_table(lambda seed: new_table(seed, **kw), want, lambda: seat0(policy), seeds)
 
 
 def my(phase: str):
     return lambda v: v["to_act"] == 0 and v["phase"] == phase
-
-
-def settle(*keys: str):
-    async def run(pilot) -> None:
-        await pilot.pause()
-        await pilot.pause(0.2)
-        for key in keys:
-            await pilot.press(key)
-            await pilot.pause(0.2)
-        await pilot.pause(0.2)
-
-    return run
-
-
-def play_app(table: Table) -> UnmaskApp:
-    return UnmaskApp(table=table, session_id="snapshot", bot_delay=0)
 
 
 def no_attack(v: dict):
@@ -81,149 +48,52 @@ def no_attack(v: dict):
     return None
 
 
+def at(want, *, policy=None, **kw):
+    return lambda: find_table(want, policy=policy, **kw)
+
+
+def later_move(v: dict) -> bool:
+    return my("move")(v) and v["round"] >= 2
+
+
 # ----------------------------------------------------------------------------- snapshots: the screen
 
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_play_move(snap_compare, size):
-    """Our turn: the ring with the reachable locations in green, the players, the log."""
-    table = find_table(lambda v: my("move")(v) and v["round"] >= 2, policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_play_you_tab(snap_compare, size):
-    table = find_table(lambda v: my("move")(v) and v["round"] >= 2, policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("2"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_play_cast_tab(snap_compare, size):
-    """Every character in play (public) with its objectives."""
-    table = find_table(lambda v: my("move")(v) and v["round"] >= 2, policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("3"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_play_mask_variant(snap_compare, size):
-    """Mask variant, 8 players: face-up cards in the players' list."""
-    table = find_table(lambda v: my("move")(v), players=8, mask=True)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
+test_ghoul_play_move = snapshot_test(
+    at(later_move, policy=no_attack),
+    doc="Our turn: the ring with the reachable locations in green, the players, the log.")
+test_ghoul_play_you_tab = snapshot_test(at(later_move, policy=no_attack), "2")
+test_ghoul_play_cast_tab = snapshot_test(
+    at(later_move, policy=no_attack), "3", doc="Every character in play (public) with its objectives.")
+test_ghoul_play_mask_variant = snapshot_test(
+    at(my("move"), players=8, mask=True), doc="Mask variant, 8 players: face-up cards in the players' list.")
 
 # ----------------------------------------------------------------------------- snapshots: every dialog
 
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_prelim_show_dialog(snap_compare, size):
-    table = find_table(my("prelim_show"))
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_prelim_give_dialog(snap_compare, size):
-    table = find_table(my("prelim_give"))
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_move_dialog(snap_compare, size):
-    table = find_table(my("move"))
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("a"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_special_action_dialog(snap_compare, size):
-    """An Inspector with two Doves: the special action beside the moves."""
-    table = find_table(lambda v: my("move")(v) and any(a[0] == "special" for a in v["legal"]),
-                       characters=("kaneki", "kimi", "hide", "mado", "touka", "tsukiyama"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("a"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_interrogate_dialog(snap_compare, size):
-    table = find_table(my("interrogate"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_show_dialog(snap_compare, size):
-    """A bot interrogates us: we pick the two cards it sees."""
-    table = find_table(my("show"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_exchange_dialog(snap_compare, size):
-    table = find_table(my("exchange"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("enter"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_cover_remove_dialog(snap_compare, size):
-    table = find_table(my("cover_remove"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_cover_add_dialog(snap_compare, size):
-    table = find_table(my("cover_add"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_attack_dialog(snap_compare, size):
-    table = find_table(my("attack"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_attack_confirm(snap_compare, size):
-    """An attack ends the game: the screen asks first."""
-    table = find_table(my("attack"), policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("enter"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_setup_face_dialog(snap_compare, size):
-    """Mask variant: the card to place face up at setup."""
-    table = find_table(my("setup_face"), mask=True)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_refill_dialog(snap_compare, size):
-    """Mask variant: a new face-up card after an exchange took ours."""
-    table = find_table(my("refill"), mask=True, policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_support_dialog(snap_compare, size):
-    table = find_table(my("support"), support=True, policy=no_attack)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_ghoul_end_screen(snap_compare, size):
-    table = find_table(lambda v: v["over"])
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
+test_ghoul_prelim_show_dialog = snapshot_test(at(my("prelim_show")))
+test_ghoul_prelim_give_dialog = snapshot_test(at(my("prelim_give")))
+test_ghoul_move_dialog = snapshot_test(at(my("move")), "a")
+test_ghoul_special_action_dialog = snapshot_test(
+    at(lambda v: my("move")(v) and any(a[0] == "special" for a in v["legal"]), policy=no_attack,
+       characters=("kaneki", "kimi", "hide", "mado", "touka", "tsukiyama")),
+    "a", doc="An Inspector with two Doves: the special action beside the moves.")
+test_ghoul_interrogate_dialog = snapshot_test(at(my("interrogate"), policy=no_attack))
+test_ghoul_show_dialog = snapshot_test(
+    at(my("show"), policy=no_attack), doc="A bot interrogates us: we pick the two cards it sees.")
+test_ghoul_exchange_dialog = snapshot_test(at(my("exchange"), policy=no_attack), "enter")
+test_ghoul_cover_remove_dialog = snapshot_test(at(my("cover_remove"), policy=no_attack))
+test_ghoul_cover_add_dialog = snapshot_test(at(my("cover_add"), policy=no_attack))
+test_ghoul_attack_dialog = snapshot_test(at(my("attack"), policy=no_attack))
+test_ghoul_attack_confirm = snapshot_test(
+    at(my("attack"), policy=no_attack), "enter", doc="An attack ends the game: the screen asks first.")
+test_ghoul_setup_face_dialog = snapshot_test(
+    at(my("setup_face"), mask=True), doc="Mask variant: the card to place face up at setup.")
+test_ghoul_refill_dialog = snapshot_test(
+    at(my("refill"), mask=True, policy=no_attack), doc="Mask variant: a new face-up card after an exchange took ours.")
+test_ghoul_support_dialog = snapshot_test(at(my("support"), support=True, policy=no_attack))
+test_ghoul_end_screen = snapshot_test(at(lambda v: v["over"]))
 
 
 # ----------------------------------------------------------------------------- Pilot
-
-
-async def _wait_for(pilot, cond, tries: int = 20) -> bool:
-    """Screen switches take a few frames in Textual 8: wait for ``cond`` (at most a second)."""
-    for _ in range(tries):
-        if cond():
-            return True
-        await pilot.pause(0.05)
-    return cond()
-
-
-def _option_index(dialog: PickDialog, action: tuple) -> int:
-    return [tuple(v) for _label, v in dialog.options()].index(tuple(action))
 
 
 async def _click_exchange(pilot, dialog: ExchangeDialog, action: tuple) -> None:
@@ -267,9 +137,9 @@ def test_ghoul_whole_game_by_mouse(seed, size):
                 elif isinstance(screen, ExchangeDialog):
                     await _click_exchange(pilot, screen, action)
                 elif isinstance(screen, PickDialog):
-                    await pilot.click(f"#{screen.kind}-opt-{_option_index(screen, action)}")
+                    await pilot.click(f"#{screen.kind}-opt-{option_index(screen, action)}")
                     if action[0] in ("attack", "special"):
-                        assert await _wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+                        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog))
                         await pilot.click("#confirm-yes")
                 else:
                     assert screen is play
@@ -278,7 +148,7 @@ def test_ghoul_whole_game_by_mouse(seed, size):
                     else:
                         await pilot.click("#act-act")
                         continue
-                assert await _wait_for(pilot, lambda n=n: len(table.log) > n), f"{action} was not played"
+                assert await wait_for(pilot, lambda n=n: len(table.log) > n), f"{action} was not played"
             else:
                 raise AssertionError("the game did not end")
             await pilot.pause(0.1)
@@ -297,14 +167,7 @@ async def test_ghoul_illegal_taps_change_nothing():
     """A tap on a location the token cannot reach, or a key with nothing to decide: a sentence, no change."""
     table = find_table(my("move"))
     app = UnmaskApp(table=table, session_id="keys", bot_delay=0)
-    notes: list[str] = []
-    original = app.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    app.notify = notify  # type: ignore[method-assign]
+    notes = record_notes(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
         v = table.view(0)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from tui_helpers import run_async
+from tui_helpers import first_table, option_index, record_notes, run_async, snapshot_test
 
 from engine.mascarade import MascaradeConfig
 from solvers.bots import make_bot
@@ -14,7 +13,6 @@ from tui.mascarade.end import EndScreen
 from tui.mascarade.play import PlayScreen
 from tui.storage import load_session
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 BOTS = ["honest", "strong", "random"]
 
 
@@ -23,85 +21,31 @@ def new_table(seed: int = 3, players: int = 4) -> Table:
     return Table("mascarade", MascaradeConfig(players=players), seed, ["human", *bots])
 
 
-def advance(table: Table, want, limit: int = 3000) -> bool:
-    """Play (seat 0 by an honest bot's choices) until ``want(view of seat 0)`` holds."""
-    me = make_bot("mascarade", "honest", 0, 99)
-    for _ in range(limit):
-        v = table.view(0)
-        if want(v):
-            return True
-        if table.is_over():
-            return False
-        if table.to_act() == 0:
-            table.submit(0, tuple(me.choose(v)))
-        else:
-            table.step_bot()
-    return False
-
-
-def find_table(want, players: int = 4) -> Table:
-    for seed in range(1, 100):
-        t = new_table(seed, players)
-        if advance(t, want):
-            return t
-    raise AssertionError("no seed reaches the wanted position")
+def at(want, players: int = 4):
+    """The first table whose game (seat 0 by an honest bot's choices) reaches ``want``."""
+    return lambda: first_table(lambda seed: new_table(seed, players), want,
+                               lambda: make_bot("mascarade", "honest", 0, 99).choose, range(1, 100))
 
 
 def claim_asked(v: dict) -> bool:
     return v["to_act"] == 0 and (v["pending"] or {}).get("kind") == "claim"
 
 
-def settle(*keys: str):
-    async def run(pilot) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.1)
-        for key in keys:
-            await pilot.press(key)
-            await pilot.pause(0.1)
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-    return run
+def snapshot(make, *keys: str, doc: str = ""):
+    return snapshot_test(make, *keys, doc=doc, step=0.1, workers=True)  # the strong bot's worker
 
 
-def play_app(table: Table) -> UnmaskApp:
-    return UnmaskApp(table=table, session_id="snapshot", bot_delay=0)
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_mascarade_play_start(snap_compare, size):
-    assert snap_compare(play_app(new_table()), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_mascarade_midgame_announce_dialog(snap_compare, size):
-    table = find_table(lambda v: v["to_act"] == 0 and any(a[0] == "announce" for a in v["legal"]))
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle("a"))
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_mascarade_claim_prompt(snap_compare, size):
-    assert snap_compare(play_app(find_table(claim_asked)), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_mascarade_power_dialog(snap_compare, size):
-    """The Sorceress's choice (5 players), opened by itself when the power waits for us."""
-    table = find_table(lambda v: v["to_act"] == 0 and (v["pending"] or {}).get("kind") == "power", players=5)
-    assert snap_compare(play_app(table), terminal_size=size, run_before=settle())
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_mascarade_end_screen(snap_compare, size):
-    assert snap_compare(play_app(find_table(lambda v: v["over"])), terminal_size=size, run_before=settle())
+test_mascarade_play_start = snapshot(new_table)
+test_mascarade_midgame_announce_dialog = snapshot(
+    at(lambda v: v["to_act"] == 0 and any(a[0] == "announce" for a in v["legal"])), "a")
+test_mascarade_claim_prompt = snapshot(at(claim_asked))
+test_mascarade_power_dialog = snapshot(
+    at(lambda v: v["to_act"] == 0 and (v["pending"] or {}).get("kind") == "power", players=5),
+    doc="The Sorceress's choice (5 players), opened by itself when the power waits for us.")
+test_mascarade_end_screen = snapshot(at(lambda v: v["over"]))
 
 
 # ----------------------------------------------------------------------------- Pilot
-
-
-def _option_index(dialog: PickDialog, action: tuple) -> int:
-    return [tuple(v) for _label, v in dialog.options()].index(tuple(action))
 
 
 @run_async(timeout=240)
@@ -134,7 +78,7 @@ async def test_mascarade_whole_game_by_mouse():
                     await pilot.click(f"#{screen.kind}-cancel")
                     await pilot.pause()
                     continue
-                await pilot.click(f"#{screen.kind}-opt-{_option_index(screen, action)}")
+                await pilot.click(f"#{screen.kind}-opt-{option_index(screen, action)}")
             else:
                 assert isinstance(screen, PlayScreen)
                 await pilot.click(f"#act-{kinds[action[0]]}")
@@ -142,7 +86,7 @@ async def test_mascarade_whole_game_by_mouse():
                 if action[0] not in ("look", "pass", "claim"):
                     dialog = app.screen
                     assert isinstance(dialog, PickDialog)
-                    await pilot.click(f"#{dialog.kind}-opt-{_option_index(dialog, action)}")
+                    await pilot.click(f"#{dialog.kind}-opt-{option_index(dialog, action)}")
             await pilot.pause()
             assert len(table.log) > n, f"{action} was not played"
         await pilot.pause(0.2)
@@ -156,14 +100,7 @@ async def test_mascarade_keys_and_illegal_attempts():
     """An action the rules forbid becomes the engine's sentence and changes nothing; keys drive the dialogs."""
     table = new_table()
     app = UnmaskApp(table=table, session_id="keys", bot_delay=0)
-    notes: list[str] = []
-    original = app.notify
-
-    def notify(message, *args, **kwargs):
-        notes.append(str(message))
-        return original(message, *args, **kwargs)
-
-    app.notify = notify  # type: ignore[method-assign]
+    notes = record_notes(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         n = len(table.log)

@@ -96,3 +96,34 @@ async def test_masque_assist_by_taps():
         assert isinstance(screen2, AssistScreen)
         assert len(screen2.entries) == 3
         assert screen2.result["status"] == "contradiction"
+
+
+@run_async(timeout=120)
+async def test_a_contradiction_keeps_the_last_consistent_notes_marked_stale_and_marks_the_entries():
+    """As in the other assistants: the conflicting entries are marked, the notes from before the
+    problem stay on screen marked STALE, and Undo brings the live notes back."""
+    save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-bad")
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-bad")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, AssistScreen)
+        assert screen.result and screen.result["status"] == "ok"
+        good = screen.result["deadly"]
+        # The Red Death in 12:00 Black, though my own Rumor card says 12:00 Black is safe.
+        await pilot.click("#mq-slot-0")
+        await pilot.click("#mq-room-0")
+        await pilot.click("#mq-do-2")
+        await pilot.pause(0.5)
+        assert screen.result["status"] == "contradiction"
+        assert screen.result["before"]["deadly"] == good, "the last consistent notes stand in"
+        grid = str(screen.query_one("#mq-grid").render())
+        assert "STALE" in grid and "?" not in grid.split("\n", 2)[2]
+        labels = [str(o[0]) for o in screen.query_one(".mq-log").options]
+        marked = [i for i, label in enumerate(labels) if label.startswith("⚠")]
+        assert marked == sorted(screen.result["conflict"]) and len(LOG) in marked and 0 in marked
+        await pilot.press("u")
+        await pilot.pause(0.5)
+        assert screen.result["status"] == "ok"
+        assert not any(str(o[0]).startswith("⚠") for o in screen.query_one(".mq-log").options)
+        assert "STALE" not in str(screen.query_one("#mq-grid").render())

@@ -6,11 +6,17 @@ The strategy may read the view (tests are allowed to); the app under test never 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
 
 from engine.clue import ClueConfig, load_board
 from solvers.bots import make_bot
 from solvers.clue.sheet import Sheet
 from solvers.table import Table
+
+if TYPE_CHECKING:
+    from tui.app import UnmaskApp
 
 
 def new_table(players: int = 3, seed: int = 1, board: str = "red-keep", bots: tuple[str, ...] = ()) -> Table:
@@ -40,28 +46,14 @@ def human_choice(view: dict, to_centre: bool = False) -> tuple:
 def advance(table: Table, want: Callable[[dict], bool], limit: int = 3000, to_centre: bool = False,
             before: Callable[[dict], tuple | None] | None = None) -> bool:
     """Play (human seat 0 by ``human_choice``) until ``want(view of seat 0)`` holds."""
-    for _ in range(limit):
-        v = table.view(0)
-        if want(v):
-            return True
-        if table.is_over():
-            return False
-        if table.to_act() == 0:
-            act = (before(v) if before else None) or human_choice(v, to_centre)
-            table.submit(0, act)
-        else:
-            table.step_bot()
-    return False
+    return play_until(table, want, lambda v: (before(v) if before else None) or human_choice(v, to_centre), limit)
 
 
 def find_table(want: Callable[[dict], bool], players: int = 3, to_centre: bool = False, seeds=range(1, 200),
                before: Callable[[dict], tuple | None] | None = None) -> Table:
     """The first seed whose game reaches a position where ``want`` holds for seat 0."""
-    for seed in seeds:
-        t = new_table(players, seed)
-        if advance(t, want, to_centre=to_centre, before=before):
-            return t
-    raise AssertionError("no seed reaches the wanted position")
+    return first_table(lambda seed: new_table(players, seed), want,
+                       lambda: lambda v: (before(v) if before else None) or human_choice(v, to_centre), seeds)
 
 
 def me_to_act(phase: str) -> Callable[[dict], bool]:
@@ -106,3 +98,108 @@ async def settle_assist(pilot) -> None:
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()  # the answer's redraw, then the layout it causes
     await pilot.pause()
+
+
+# ----------------------------------------------------------------------------- every game's play screens
+
+
+def play_app(table: Table, session_id: str = "snapshot") -> UnmaskApp:
+    """The app opened on ``table``, bots instant, autosaving to ``session_id``."""
+    from tui.app import UnmaskApp
+
+    return UnmaskApp(table=table, session_id=session_id, bot_delay=0)
+
+
+def settle(*keys: str, step: float = 0.2, workers: bool = False):
+    """A snapshot's ``run_before``: let the screen draw, press ``keys`` one by one, let it draw again
+    (``workers``: also wait for the screen's workers, before and after the keys)."""
+
+    async def run(pilot) -> None:
+        await pilot.pause()
+        if workers:
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause(step)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause(step)
+        if workers:
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+        else:
+            await pilot.pause(step if step >= 0.2 else None)
+
+    return run
+
+
+def record_notes(app) -> list[str]:
+    """Every notification the app shows from now on (what a refused action said)."""
+    notes: list[str] = []
+    original = app.notify
+
+    def notify(message, *args, **kwargs):
+        notes.append(str(message))
+        return original(message, *args, **kwargs)
+
+    app.notify = notify
+    return notes
+
+
+async def wait_for(pilot, cond: Callable[[], bool], tries: int = 20) -> bool:
+    """Screen switches take a few frames in Textual 8: wait for ``cond`` (at most a second)."""
+    for _ in range(tries):
+        if cond():
+            return True
+        await pilot.pause(0.05)
+    return cond()
+
+
+def play_until(table: Table, want: Callable[[dict], bool], choose: Callable[[dict], tuple],
+               limit: int = 3000) -> bool:
+    """Play (seat 0 by ``choose(view)``, the others by their bots) until ``want(view of seat 0)`` holds."""
+    for _ in range(limit):
+        v = table.view(0)
+        if want(v):
+            return True
+        if table.is_over():
+            return False
+        if table.to_act() == 0:
+            table.submit(0, tuple(choose(v)))
+        else:
+            table.step_bot()
+    return False
+
+
+def first_table(make: Callable[[int], Table], want: Callable[[dict], bool],
+                chooser: Callable[[], Callable[[dict], tuple]], seeds=range(1, 300)) -> Table:
+    """The first seed's table (``make(seed)``) whose game reaches a position where ``want`` holds
+    (seat 0 played by a fresh ``chooser()`` at each seed: a bot remembers its game)."""
+    for seed in seeds:
+        t = make(seed)
+        if play_until(t, want, chooser()):
+            return t
+    raise AssertionError("no seed reaches the wanted position")
+
+
+def option_index(dialog, action: tuple) -> int:
+    """Where ``action`` stands among a pick dialog's options."""
+    return [tuple(v) for _label, v in dialog.options()].index(tuple(action))
+
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def snapshot_test(make_table: Callable[[], Table], *keys: str, doc: str = "", step: float = 0.2,
+                  workers: bool = False):
+    """A snapshot test at both sizes: the app opened on ``make_table()``, ``keys`` pressed.
+
+    Assign it to a ``test_...`` name in the module: pytest (and the snapshot's file name) take
+    that name, so a test written this way keeps its snapshots.
+    """
+
+    @pytest.mark.parametrize("size", SIZES)
+    def test(snap_compare, size) -> None:
+        app = play_app(make_table())
+        assert snap_compare(app, terminal_size=size, run_before=settle(*keys, step=step, workers=workers))
+
+    test.__doc__ = doc or None
+    return test

@@ -15,6 +15,7 @@ import json
 from typing import Any, ClassVar
 
 from textual import on, work
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -24,6 +25,7 @@ from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
+from tui.assist.why import FactFilter, WhyScreen
 from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, LogList, Tap
 from tui.storage import load_session, new_session_id, save_session, sessions_dir
 
@@ -100,6 +102,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     GATED: ClassVar[tuple[str, ...]] = ("entry", "undo", "edit", "delete", "view", "page")  # main mode only
     PAGE_TYPES: ClassVar[tuple[type[Widget], ...]] = (VerticalScroll,)  # focused widgets that page themselves
     SETUP_FORM: ClassVar[type[Widget]] = Widget
+    BINDINGS: ClassVar = [Binding("y", "why", "Why?", show=False, id="assist.why")]
 
     class Solved(Message):
         """A solver answer for the log of generation ``gen``."""
@@ -389,6 +392,37 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
             return
         self.entries = self.history.pop()
         self._after_change(None)
+
+    # ------------------------------------------------------------------ why is it certain
+
+    def action_why(self) -> None:
+        """Every certain fact with the notes behind it (y: whY)."""
+        self.open_why("Why is it certain? Every certain fact and the notes that prove it")
+
+    def open_why(self, title: str, wanted: FactFilter | None = None, first: Any = None) -> None:
+        """The Why view for the certain facts ``wanted`` keeps (``first`` on top); a tapped note is
+        selected in the log and opened for editing."""
+        if self.mode != "main":
+            return
+        if self.state != "ok":
+            self.notify("Nothing is certain while the notes do not fit together (or are being solved).",
+                        title="Why?")
+            return
+
+        def done(index: int | None) -> None:
+            if index is None:
+                return
+            if index < 0 or index >= len(self.entries):
+                self.notify("That note is the opening layout: change it in the table's setup.", title="Why?")
+                return
+            if self.narrow and "log" in self.VIEWS:
+                self.action_view("log")
+            self._refresh_log(select=index)
+            self.query_one(f"#{self.FRAME}-log", LogList).select(index)
+            self.action_edit()
+
+        self.app.push_screen(WhyScreen(self.GAME, copy_json(self.config), copy_json(self.entries), title=title,
+                                       wanted=wanted, first=first), done)
 
     # ------------------------------------------------------------------ solving
 

@@ -396,6 +396,28 @@ class ClueAssistScreen(AssistScreenBase):
             lines.append("left: deals expected to remain after the answer")
         box.update(Content("\n".join(lines)))
 
+    @on(DataTable.RowSelected, "#ax-sheet")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a card: why each of its ✓ and ✗ is certain."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        by_key, sheet.by_key = sheet.by_key, False
+        card = sheet.card_at_cursor()
+        if not by_key or card is None or sheet.solution is None or self.state != "ok":
+            return
+        if any(m.sheet_cell(sheet.solution, card, h).mark in ("yes", "no") for h in sheet.holders):
+            self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card)
+
+    @on(SheetTable.Tapped, "#ax-sheet")
+    def _cell_tapped(self, event: SheetTable.Tapped) -> None:
+        """One tap on a ✓ or ✗: why it is certain (with the card's other marks below it)."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        if self.app.screen is not self or sheet.solution is None or self.state != "ok":
+            return
+        kind = {"yes": "at", "no": "not"}.get(m.sheet_cell(sheet.solution, event.card, event.holder).mark)
+        if kind is not None:
+            card = event.card
+            self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card, first=(kind, card, event.holder))
+
     @on(DataTable.RowHighlighted, "#ax-sheet")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._update_detail()

@@ -12,7 +12,9 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.color import Color
+from textual.message import Message
 from textual.widgets import DataTable
 
 from tui.clue import assist_model as m
@@ -22,6 +24,33 @@ GROUP_PREFIX = "group:"
 
 class SheetTable(DataTable):
     """Cards (grouped by category) x holders; rebuilt on setup or resize, cells updated per solution."""
+
+    class Tapped(Message):
+        """A tap on the cell of ``card`` at ``holder`` (DataTable itself selects only on a second tap)."""
+
+        def __init__(self, sheet: SheetTable, card: str, holder: str) -> None:
+            super().__init__()
+            self.sheet = sheet
+            self.card = card
+            self.holder = holder
+
+        @property
+        def control(self) -> SheetTable:
+            return self.sheet
+
+    def action_select_cursor(self) -> None:
+        """Enter: the screen tells a key from a tap by ``by_key`` (taps come as :class:`Tapped`)."""
+        self.by_key = True
+        super().action_select_cursor()
+
+    async def _on_click(self, event: events.Click) -> None:
+        meta = event.style.meta
+        await super()._on_click(event)
+        row, column = meta.get("row", -1), meta.get("column", -1)
+        if row >= 0 and 0 <= column < len(self.holders) and row < self.row_count:
+            key = self.ordered_rows[row].key.value
+            if key is not None and not key.startswith(GROUP_PREFIX):
+                self.post_message(self.Tapped(self, key, self.holders[column]))
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_row_labels=True,
@@ -34,6 +63,7 @@ class SheetTable(DataTable):
         self.width_each = 6
         self.solution: Mapping[str, Any] | None = None
         self.built_for: tuple[Any, ...] | None = None
+        self.by_key = False
 
     # ------------------------------------------------------------------ colours
 

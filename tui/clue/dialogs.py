@@ -53,10 +53,10 @@ class ClueDialog(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.dialog_id}-box"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
             text = self.text()
             if text:
-                yield Static(text, classes="dialog-text")
+                yield Static(text, classes="dialog-text", markup=False)
             yield from self.body()
             with Horizontal(classes="dialog-buttons"):
                 yield from self.buttons()

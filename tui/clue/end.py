@@ -48,9 +48,9 @@ class EndScreen(Screen):
         if v["face_up"]:
             extra.append(f"Face up beside the board: {', '.join(v['face_up'])}.")
         with Vertical(id="end-box"):
-            yield Static(headline, id="end-title")
+            yield Static(headline, id="end-title", markup=False)  # names are text, never markup
             line = outcome(result, seats)
-            yield Static(line[:1].upper() + line[1:] + ".", id="end-reason")
+            yield Static(line[:1].upper() + line[1:] + ".", id="end-reason", markup=False)
             yield Static(Text.assemble(("The envelope: ", "bold"), " · ".join(result["envelope"])), id="end-envelope")
             with VerticalScroll(id="end-scroll"):
                 yield Static(hands, id="end-hands")

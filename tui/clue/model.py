@@ -421,11 +421,12 @@ class SheetRow:
 
 
 def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str, list[str]],
-               marks: dict[str, str]) -> list[SheetRow]:
+               marks: dict[str, str], lacks: dict[int, set[str]] | None = None) -> list[SheetRow]:
     """One row per card: certain facts from the viewer's sheet, then the viewer's own marks.
 
     ``holder`` and ``env_candidates`` come from ``solvers.clue.sheet.Sheet``; ``marks`` maps
-    "card|column" to one of MARKS.
+    "card|column" to one of MARKS. With ``lacks`` (the sheet filled from what you saw), a
+    player who passed on a rumor gets ✗ for its three cards, as facts.
     """
     n = len(view["players"])
     rows = []
@@ -448,6 +449,10 @@ def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str,
                 cells[n], known[n] = "·", True
             elif h == "envelope" or (len(cand) == 1 and cand[0] == card):
                 cells[n], known[n] = "●", True
+            if lacks and not isinstance(h, int):
+                for col in range(n):
+                    if card in lacks.get(col, ()):
+                        cells[col], known[col] = "✗", True
             rows.append(SheetRow(card, cat, cells, known, note))
     return rows
 

@@ -23,7 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, Ta
 from engine.core import IllegalAction
 from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
-from tui.widgets.botloop import BotLoop
+from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
@@ -91,7 +91,7 @@ class PlayScreen(BotLoop, Screen):
         *[Binding(key, f"act('{kind}')", desc, tooltip=full, id=f"play-{kind}") for kind, key, desc, full in ACTIONS],
         # The same keys when the rules do not allow the action now: say why instead of doing nothing.
         *[Binding(key, f"illegal('{kind}')", desc, tooltip=full, show=False) for kind, key, desc, full in ACTIONS],
-        Binding("z", "undo", "Undo", id="play-undo"),
+        Binding("z", "undo", "Undo", tooltip=UNDO_HELP, id="play-undo"),
         Binding("f", "results", "Results", id="play-results"),
         Binding("1", "tab(0)", "Log tab", show=False, id="play-tab-log"),
         Binding("2", "tab(1)", "Sheet tab", show=False, id="play-tab-sheet"),
@@ -123,6 +123,7 @@ class PlayScreen(BotLoop, Screen):
         self._drawn: dict[str, str] = {}
         self._actions_drawn: tuple | None = None
         self._holder: dict = {}
+        self._lacks: dict[int, set[str]] | None = None
         self._candidates: dict[str, list[str]] = {}
 
     # ----------------------------------------------------------------- layout
@@ -147,7 +148,7 @@ class PlayScreen(BotLoop, Screen):
         with Horizontal(id="actions"):
             for kind, _key, label, full in ACTIONS:
                 yield Btn(label, id=f"act-{kind}", classes="act", tooltip=full)
-            yield Btn("Undo", id="act-undo", classes="act")
+            yield Btn("Undo", id="act-undo", classes="act", tooltip=UNDO_HELP)
             yield Btn("Results", id="act-results", classes="act", variant="primary")
         yield Footer()
 
@@ -201,7 +202,8 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view
@@ -256,7 +258,8 @@ class PlayScreen(BotLoop, Screen):
         self._holder = dict(sheet.holder)
         self._candidates = {"suspect": sheet.candidates(b.suspects), "weapon": sheet.candidates(b.weapons),
                             "location": sheet.candidates(b.locations)}
-        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks)
+        self._lacks = sheet.lacks if getattr(self.app, "sheet_auto", False) else None
+        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks, self._lacks)
         table = self.query_one("#sheet", SheetTable)
         cols = self._sheet_columns()
         if not self._sheet_ready:
@@ -264,7 +267,7 @@ class PlayScreen(BotLoop, Screen):
             self._name_width = 22 if self.app.size.width >= 110 else 12
             table.add_column("Card", key="card")
             for i, name in enumerate(cols):
-                table.add_column(name, key=f"c{i}")
+                table.add_column(Text(name), key=f"c{i}")  # a player's name: text, not markup
             for row in rows:
                 cells = self._sheet_cells(row)
                 table.add_row(*cells, key=row.card)
@@ -289,7 +292,8 @@ class PlayScreen(BotLoop, Screen):
             label.append(f"{row.note}".ljust(width - label.cell_len), style="dim italic")
         cells = [label]
         for value, known in zip(row.cells, row.known, strict=True):
-            style = "bold green" if known and value == "●" else "dim" if known else "bold yellow"
+            style = ("bold green" if known and value == "●" else "bold red" if known and value == "✗"
+                     else "dim" if known else "bold yellow")
             cells.append(Text(f" {value or ' '}  ", style=style))
         return cells
 
@@ -373,7 +377,7 @@ class PlayScreen(BotLoop, Screen):
         self.refresh_bindings()
 
     def _can_undo(self) -> bool:
-        return any(s == self.seat for s, _a in self.table.log)
+        return self.table.undo_target(self.seat) is not None
 
     # ----------------------------------------------------------------- acting
 
@@ -414,7 +418,7 @@ class PlayScreen(BotLoop, Screen):
             return
         if v["to_act"] == self.seat and kind in custom:
             reason = custom[kind]
-        self.notify(reason, title="Not allowed", severity="warning")
+        self.notify(reason, title="Not allowed", severity="warning", markup=False)
 
     def _why_not(self, action: tuple) -> str | None:
         """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""
@@ -478,7 +482,7 @@ class PlayScreen(BotLoop, Screen):
     def action_undo(self) -> None:
         self._stop_timer()
         if not self.table.undo(self.seat):
-            self.notify("Nothing of yours to undo yet.", title="Undo")
+            self.notify(self.table.why_no_undo(self.seat), title="Undo")
         self._asked = None
         self._save()
         self.sync()
@@ -529,8 +533,13 @@ class PlayScreen(BotLoop, Screen):
         else:
             self.submit(("move", node))
 
+    def sheet_mode_changed(self) -> None:
+        """Called by the app when the sheet setting changes: redraw the sheet in the new mode."""
+        if self.is_mounted and self._sheet_ready:
+            self._render_sheet()
+
     def on_sheet_table_mark_requested(self, event: SheetTable.MarkRequested) -> None:
-        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks)
+        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks, self._lacks)
         if not 0 <= event.row < len(rows):
             return
         row = rows[event.row]

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.session import Session, SessionError
+from solvers.ghoul.flow import DEFAULT_EXCHANGE_CHANCE
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists
 from tui.assist.widgets import BREAKPOINTS_H, KeyBar, LogList, ScrollColumn, Tap
 from tui.ghoul import assist_model as g
@@ -202,7 +203,7 @@ class GhoulAssistScreen(AssistScreenBase):
     ASSIST_NAME = "a Tokyo Ghoul assistant"
     PANEL = "gx"
     VIEWS = VIEWS
-    GATED = ("entry", "more", "undo", "edit", "delete", "view", "page")
+    GATED = ("entry", "more", "undo", "edit", "delete", "view", "page", "exchange_chance")
     SETUP_FORM = GhoulSetup
     CSS = """
     #gx-toolbar { layout: grid; grid-size: 8; grid-gutter: 0 1; height: auto; padding: 0 1; }
@@ -236,7 +237,9 @@ class GhoulAssistScreen(AssistScreenBase):
         Binding("pagedown", "page(1)", "Page down", show=False, id="ghoul.page_down"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="ghoul.page_up"),
         Binding("escape", "close", "Close", id="ghoul.close"),
+        Binding("k", "exchange_chance", "Exchange chance", show=False, id="ghoul.exchange_chance"),
     ]
+    EXCHANGE_CHANCES: ClassVar = (0.0, 0.25, 0.5, 0.75, 1.0)
 
     def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
         super().__init__(session_id, session)
@@ -318,6 +321,16 @@ class GhoulAssistScreen(AssistScreenBase):
             f"({g.char_label(c['character'])}) · session {self.session_id}"
         )
 
+    def on_click(self, event: events.Click) -> None:
+        """A tap on a player's row of the grid: why their certain facts are certain."""
+        if event.widget is None or event.widget.id != "gx-grid" or not self.config.get("players"):
+            return
+        names = list(self.config["players"])
+        row = event.y - 1
+        if 0 <= row < len(names):
+            name = names[row]
+            self.open_why(f"Why? {name}", wanted=lambda f: f[1] == name)
+
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
             self._apply_view()
@@ -350,6 +363,17 @@ class GhoulAssistScreen(AssistScreenBase):
         if self.mode != "main" or self.check_action("entry", (kind,)) is not True:
             return
         self._open_dialog(kind, None)
+
+    def action_exchange_chance(self) -> None:
+        """Step the chance that an interrogation I could not see ended in an exchange (the solver's
+        ``exchange_chance``, saved in the session config) and solve again."""
+        if self.mode != "main":
+            return
+        now = self.config.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
+        steps = self.EXCHANGE_CHANCES
+        later = [c for c in steps if c > now]
+        self.config["exchange_chance"] = later[0] if later else steps[0]
+        self._after_change(None)
 
     def action_more(self) -> None:
         if self.mode != "main":
@@ -444,7 +468,12 @@ class GhoulAssistScreen(AssistScreenBase):
             text = ""
         else:
             sol = self.solution
-            parts = [f"Pool {sol['pool']}", "exact" if sol["exact"] else "approximate"]
+            chance = sol.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
+            parts = [
+                f"Pool {sol['pool']}",
+                "exact" if sol["exact"] else "bound",
+                f"exch. {round(100 * chance)}%",
+            ]
             if g.last_index(self.entries, "hand") is None:
                 parts.append("start with your Hand (h)")
             elif g.hand_changed(self.config, self.entries):

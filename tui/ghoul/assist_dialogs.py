@@ -265,11 +265,11 @@ class GhoulSetup(Vertical):
                 yield Static("My character", classes="ax-label")
                 yield Picker([(g.char_label(c), c) for c in chars], columns=cols, id="gs-char")
                 yield Static(
-                    "Ring: the tile on each face-up place (0-7, clockwise)",
+                    "Ring: the tile on each face-up place (1-8, clockwise)",
                     classes="ax-label",
                 )
                 for p in g.OTHER_PLACES:
-                    yield Static(f"Place {p}", classes="ax-dlg-label")
+                    yield Static(f"Place {p + 1}", classes="ax-dlg-label")
                     yield Picker(
                         [(g.tile_label(t), t) for t in g.OTHER_TILES],
                         columns=6 if self.wide else 3,

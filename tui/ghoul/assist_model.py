@@ -74,8 +74,8 @@ def place_label(config: Mapping[str, Any], place: int) -> str:
     ring = config.get("ring") or [None] * 8
     tile = ring[place] if place < len(ring) else None
     if tile is None:
-        return f"{place} red ?" if place in RED_PLACES else f"{place} ?"
-    return f"{place} {tile_label(tile)}"
+        return f"{place + 1} red ?" if place in RED_PLACES else f"{place + 1} ?"
+    return f"{place + 1} {tile_label(tile)}"
 
 
 def suits_in_play(config: Mapping[str, Any]) -> list[str]:
@@ -260,7 +260,7 @@ def describe(e: Any, config: Mapping[str, Any]) -> str:
             text += f": token to {place_label(config, to)}"
         rev = e.get("revealed") or {}
         if rev:
-            text += " (" + ", ".join(f"place {int(p)} is {tile_label(x)}" for p, x in rev.items()) + ")"
+            text += " (" + ", ".join(f"place {int(p) + 1} is {tile_label(x)}" for p, x in rev.items()) + ")"
         return text
     if t == "interrogation":
         text = f"{who(e.get('by'))} interrogated {whom(e.get('target'))}"
@@ -393,7 +393,7 @@ def fields(kind: str, config: Mapping[str, Any]) -> list[Field]:
             out.append(
                 Field(
                     f"red{p}",
-                    f"Red place {p} turned face up as",
+                    f"Red place {p + 1} turned face up as",
                     (*((tile_label(t), t) for t in RED_TILES), ("Still unknown", NONE)),
                     columns=3,
                 )

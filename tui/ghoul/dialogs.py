@@ -58,9 +58,9 @@ class PickDialog(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"gh-{self.kind}-box"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
             if self.text:
-                yield Static(self.text, classes="dialog-text")
+                yield Static(self.text, classes="dialog-text", markup=False)
             with VerticalScroll(classes="gh-pick-scroll"):
                 yield Choices(self._options, columns=self.columns, id=f"{self.kind}-opt", classes="big")
             with Horizontal(classes="dialog-buttons"):

@@ -69,8 +69,8 @@ class EndScreen(Screen):
     def compose(self) -> ComposeResult:
         v = self.view
         with Vertical(id="gh-end-box"):
-            yield Static(m.headline(v), id="gh-end-title")
-            yield Static(m.end_reason(v), id="gh-end-reason")
+            yield Static(m.headline(v), id="gh-end-title", markup=False)  # names are text, never markup
+            yield Static(m.end_reason(v), id="gh-end-reason", markup=False)
             with VerticalScroll(id="gh-end-scroll"):
                 yield Static(id="gh-end-rows")
             with Horizontal(id="gh-end-buttons"):

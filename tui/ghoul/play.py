@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 
 from tui.ghoul import model as m
-from tui.widgets.botloop import BotLoop
+from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 from tui.widgets.scroll import ScrollButtons
@@ -103,7 +103,7 @@ class PlayScreen(BotLoop, Screen):
     BINDINGS = [
         Binding("a", "act", "Act…", tooltip="Open the choices of your current decision", id="gh-act"),
         Binding("p", "pass", "Pass", tooltip="Skip this optional action", id="gh-pass"),
-        Binding("z", "undo", "Undo", tooltip="Take back your last action (and the bots' after it)", id="gh-undo"),
+        Binding("z", "undo", "Undo", tooltip=UNDO_HELP, id="gh-undo"),
         Binding("f", "results", "Results", id="gh-results"),
         Binding("1", "tab(0)", "Log tab", show=False, id="gh-tab-log"),
         Binding("2", "tab(1)", "You tab", tooltip="Your character, objectives and cards", show=False,
@@ -150,7 +150,7 @@ class PlayScreen(BotLoop, Screen):
         with Horizontal(id="gh-actions"):
             yield Btn("Act… (a)", id="act-act", classes="gh-act", variant="primary")
             yield Btn("Pass (p)", id="act-pass", classes="gh-act")
-            yield Btn("Undo (z)", id="act-undo", classes="gh-act")
+            yield Btn("Undo (z)", id="act-undo", classes="gh-act", tooltip=UNDO_HELP)
             yield Btn("Results (f)", id="act-results", classes="gh-act", variant="primary")
         yield Footer()
 
@@ -200,7 +200,8 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _wide(self) -> bool:
         return self.app.size.width >= 110
@@ -335,7 +336,7 @@ class PlayScreen(BotLoop, Screen):
         self.refresh_bindings()
 
     def _can_undo(self) -> bool:
-        return any(s == self.seat for s, _a in self.table.log)
+        return self.table.undo_target(self.seat) is not None
 
     # ----------------------------------------------------------------- acting
 
@@ -358,7 +359,8 @@ class PlayScreen(BotLoop, Screen):
         dialog = decision_dialog(v)
         if dialog is None:
             who = v["players"][v["to_act"]] if v["to_act"] is not None else "nobody"
-            self.notify(f"Nothing to decide now: {who} is deciding.", title="Wait", severity="warning")
+            self.notify(f"Nothing to decide now: {who} is deciding.", title="Wait", severity="warning",
+                        markup=False)
             return
         self.app.push_screen(dialog, self._chosen)
 
@@ -383,7 +385,7 @@ class PlayScreen(BotLoop, Screen):
     def action_undo(self) -> None:
         self._stop_timer()
         if not self.table.undo(self.seat):
-            self.notify("Nothing of yours to undo yet.", title="Undo")
+            self.notify(self.table.why_no_undo(self.seat), title="Undo")
         self._asked = None
         self._save()
         self.sync()
@@ -420,7 +422,7 @@ class PlayScreen(BotLoop, Screen):
             why = ("That location is face down: the token moves only to face-up locations."
                    if not cell["face_up"] else
                    "The token moves 1 or 2 face-up locations clockwise (the green ones).")
-            self.notify(why, title="Not allowed", severity="warning")
+            self.notify(why, title="Not allowed", severity="warning", markup=False)
             return
         self.submit(("move", event.place))
 

@@ -441,6 +441,27 @@ class MascaradeAssistScreen(AssistScreenBase):
         self.query_one("#mx-grid", Static).update(self._grid_text(r))
         self.query_one("#mx-mine", Static).update(self._mine_text())
 
+    def on_click(self, event: events.Click) -> None:
+        """A tap on a seat's row of the grid: why its ✓ and ✗ are certain (the tapped one first)."""
+        geom = getattr(self, "_grid_geom", None)
+        if event.widget is None or event.widget.id != "mx-grid" or geom is None:
+            return
+        name_w, width, masks, places = geom
+        row, x = event.y - 1, event.x - 1
+        if not 0 <= row < len(places):
+            return
+        place = places[row]
+        col = (x - name_w) // width if x >= name_w else -1
+        first = None
+        certain = (getattr(self, "result", None) or {}).get("certain", {})
+        if 0 <= col < len(masks):
+            mask = masks[col]
+            if certain.get("at", {}).get(place) == mask:
+                first = ("at", place, mask)
+            elif mask in certain.get("not", {}).get(place, []):
+                first = ("not", place, mask)
+        self.open_why(f"Why? {mm.place_title(place)}", wanted=lambda f: f[1] == place, first=first)
+
     def _grid_text(self, r: dict[str, Any]) -> Text:
         """Seats x masks: the chance (%) of each mask at each place, ✓ certain, ✗ certainly not."""
         masks = mm.masks_of(self.config)
@@ -458,6 +479,7 @@ class MascaradeAssistScreen(AssistScreenBase):
         else:
             self.query_one("#mx-grid-panel").styles.width = None
         coins = (r.get("table") or {}).get("coins") or {}
+        self._grid_geom = (name_w, width, list(masks), list(places))
         t = Text(no_wrap=True)
         t.append(f"{'':<{name_w}}", style="bold")
         for m in masks:
@@ -476,6 +498,10 @@ class MascaradeAssistScreen(AssistScreenBase):
             t.append(f"{coins.get(p, ''):>6}\n")
         court = (r.get("table") or {}).get("court")
         t.append(f"◆ = me · court {court if court is not None else 0} coins", style="dim")
+        unsure = (r.get("table") or {}).get("coins_unsure") or []
+        if unsure:  # the coins follow from the entries, except where the notes do not say (whom, which name)
+            t.append(f"\n⚠ Coins unsure after entry #{unsure[0] + 1}: correct them with Coins (o).",
+                     style="bold yellow")
         return t
 
     def _mine_text(self) -> Text:

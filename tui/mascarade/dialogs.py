@@ -38,9 +38,9 @@ class PickDialog(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.kind}-box"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
             if self.text:
-                yield Static(self.text, classes="dialog-text")
+                yield Static(self.text, classes="dialog-text", markup=False)
             yield Choices(self._options, columns=self.columns, id=f"{self.kind}-opt", classes="big")
             with Horizontal(classes="dialog-buttons"):
                 yield Btn(f"{self.close_label} (esc)", id=f"{self.kind}-cancel")

@@ -56,9 +56,9 @@ class EndScreen(Screen):
             grid.add_row(Text(name, style=style), coins, mask_name(v, self.cards[p]), Text(mark, style=style))
         reason = REASONS.get(res["reason"], res["reason"])
         with Vertical(id="mq-end-box"):
-            yield Static(headline, id="mq-end-title")
+            yield Static(headline, id="mq-end-title", markup=False)  # names are text, never markup
             yield Static(f"{winners_text(v, winners)} — {reason}. {res['turns']} turns; "
-                         f"{res['court']} coin(s) left in the courthouse.", id="mq-end-reason")
+                         f"{res['court']} coin(s) left in the courthouse.", id="mq-end-reason", markup=False)
             with VerticalScroll(id="mq-end-scroll"):
                 yield Static(grid, id="mq-end-cards")
             with Horizontal(classes="dialog-buttons"):

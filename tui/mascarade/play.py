@@ -161,7 +161,8 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view
@@ -273,7 +274,7 @@ class PlayScreen(BotLoop, Screen):
         if reason is None:
             self.action_act(kind)
             return
-        self.notify(reason, title="Not allowed", severity="warning")
+        self.notify(reason, title="Not allowed", severity="warning", markup=False)
 
     def _why_not(self, action: tuple) -> str | None:
         """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""

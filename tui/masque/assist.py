@@ -9,7 +9,7 @@ scroll buttons) and a key.
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -70,10 +70,34 @@ def make_entry(kind: str, slot: str, room: str) -> dict:
     return {"type": "start", "room": room}
 
 
-def grid_text(result: dict | None) -> Text:
+def solve_log(config: dict, log: list[dict]) -> dict:
+    """The solver's answer, never an exception. On a contradiction, the log before the last
+    conflicting entry is solved too: its notes stand in, marked stale (``before``)."""
+    from solvers.masque.solver import SolverInputError, solve
+
+    try:
+        result = solve(config, log)
+        if result.get("status") == "contradiction" and result.get("conflict"):
+            before = solve(config, log[: max(result["conflict"])])
+            if before.get("status") == "ok":
+                result["before"] = before
+    except SolverInputError as e:
+        result = {"status": "error", "message": str(e)}
+    except Exception as e:  # a solver bug must not take the notes down
+        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}"}
+    return result
+
+
+def grid_text(result: dict | None, stale: dict | None = None) -> Text:
     """The 6 x 7 grid of slots x rooms: % chance of death, ✓ surely safe, ✗ surely deadly;
-    the best plan's rooms are underlined."""
+    the best plan's rooms are underlined. On a contradiction, ``stale`` (the last consistent
+    notes) is drawn instead, dimmed and marked STALE."""
     t = Text()
+    if (not result or result.get("status") != "ok") and stale and stale.get("status") == "ok":
+        t.append("STALE: the notes from before the problem\n", style="bold red")
+        t.append_text(grid_text(stale))
+        t.stylize("dim", 0, len(t))
+        return t
     t.append("Chance of death, % (reverse: best plan)\n", style="bold underline")
     t.append("Slot   " + "".join(f"{ABBR[r]:>4}" for r in ROOMS) + "\n", style="bold")
     ok = bool(result) and result.get("status") == "ok"
@@ -109,7 +133,9 @@ def advice_text(result: dict | None, start: str | None) -> Text:
         t.append(result.get("message", ""))
         conflict = result.get("conflict") or []
         if conflict:
-            t.append("\nEntries " + ", ".join(f"#{i + 1}" for i in conflict) + ": delete or replace one.")
+            t.append("\n⚠ Entries " + ", ".join(f"#{i + 1}" for i in conflict) + ": delete or replace one, or Undo.")
+        if result.get("before"):
+            t.append(f"\nThe grid shows the notes before entry #{max(conflict) + 1}, marked stale.", style="dim")
         return t
     best = result["best_plan"]
     t.append("My starting room: ", style="bold")
@@ -166,6 +192,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         Binding("r", "replace", "Replace", id="mq.replace"),
         Binding("v", "variant", "Variant", show=False, id="mq.variant"),
         *[Binding(str(k + 1), f"slot({k})", f"Slot {SLOTS[k]}", show=False) for k in range(len(SLOTS))],
+        Binding("y", "why", "Why?", show=False, id="mq.why"),
         Binding("escape", "close", "Close", id="mq.close"),
     ]
 
@@ -276,19 +303,17 @@ class AssistScreen(AutosaveMixin, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="masque-assist")
     def _solve(self, gen: int, config: dict, log: list[dict]) -> None:
-        from solvers.masque.solver import SolverInputError, solve
-
-        try:
-            result = solve(config, log)
-        except SolverInputError as e:
-            result = {"status": "error", "message": str(e)}
-        self.app.call_from_thread(self._solved, gen, result)
+        self.app.call_from_thread(self._solved, gen, solve_log(config, log))
 
     def _solved(self, gen: int, result: dict) -> None:
         if gen != self._gen or not self.is_mounted:
             return
+        conflicted = bool(result.get("conflict")) or bool(self.result and self.result.get("conflict"))
         self.result = result
-        self._draw_out()
+        if conflicted:
+            self._draw()  # mark (or unmark) the conflicting entries in the log
+        else:
+            self._draw_out()
 
     # ----------------------------------------------------------------- drawing
 
@@ -298,7 +323,8 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             f"Masque assistant · {variant} · {len(self.entries)} entries · session {self.session_id}"
         )
         log = self._log_widget or self.query_one(".mq-log", Choices)
-        options = [(f"#{i + 1} {entry_text(e)}", i) for i, e in enumerate(self.entries)]
+        bad = set(self.result.get("conflict") or []) if self.result and self.result.get("status") != "ok" else set()
+        options = [(f"{'⚠ ' if i in bad else ''}#{i + 1} {entry_text(e)}", i) for i, e in enumerate(self.entries)]
         if self.selected is not None and self.selected >= len(options):
             self.selected = None
         if [o[0] for o in options] != [o[0] for o in log.options]:
@@ -317,7 +343,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self._draw_out()
 
     def _draw_out(self) -> None:
-        self.query_one("#mq-grid", Static).update(grid_text(self.result))
+        self.query_one("#mq-grid", Static).update(grid_text(self.result, (self.result or {}).get("before")))
         self.query_one("#mq-advice", Static).update(advice_text(self.result, self._start()))
 
     # ----------------------------------------------------------------- actions
@@ -368,6 +394,41 @@ class AssistScreen(AutosaveMixin, Screen[None]):
 
     def action_close(self) -> None:
         self.app.action_home()  # type: ignore[attr-defined]
+
+    # ----------------------------------------------------------------- why is it certain
+
+    def action_why(self, first: tuple[str, str] | None = None) -> None:
+        """Every certain room with the notes that prove it (y, or a tap on a ✓/✗ of the grid)."""
+        from tui.assist.why import WhyScreen
+
+        if not self.result or self.result.get("status") != "ok":
+            self.notify("Nothing is certain while the notes do not fit together.", title="Why?")
+            return
+
+        def done(index: int | None) -> None:
+            if index is None or not 0 <= index < len(self.entries):
+                return
+            self.selected = index
+            self._draw()
+            self.notify(f"Entry #{index + 1} selected: Replace (r) or Delete (x) it.", title="Why?")
+
+        title = "Why is it certain? Every certain room" if first is None else f"Why? {first[1]}"
+        wanted = None if first is None else (lambda f: f[1].split()[0] == first[1].split()[0])
+        self.app.push_screen(WhyScreen("masque", copy_json(self.config), copy_json(self.entries), title=title,
+                                       wanted=wanted, first=first), done)
+
+    def on_click(self, event: Any) -> None:
+        """A tap on a ✓ or ✗ of the grid explains it (and the slot's other certain rooms)."""
+        grid = self.query_one("#mq-grid", Static)
+        if event.widget is not grid or not self.result or self.result.get("status") != "ok":
+            return
+        k, col = event.y - 2, event.x - 7
+        if not (0 <= k < len(SLOTS) and col >= 0 and col // 4 < len(ROOMS)):
+            return
+        slot, room = SLOTS[k], ROOMS[col // 4]
+        p = self.result["deadly"][slot][room]
+        if p <= 0 or p >= 1:
+            self.action_why(("safe" if p <= 0 else "deadly", f"{slot} {room}"))
 
     def on_choices_chosen(self, event: Choices.Chosen) -> None:
         cid = event.choices.id

@@ -65,8 +65,8 @@ class EndScreen(Screen):
                 cards.append(room.title(), style=m.ROOM_STYLE.get(room, ""))
             cards.append("\n")
         with Vertical(id="end-box"):
-            yield Static(headline, id="end-title")
-            yield Static(reason, id="end-reason")
+            yield Static(headline, id="end-title", markup=False)  # names are text, never markup
+            yield Static(reason, id="end-reason", markup=False)
             with VerticalScroll(id="end-scroll"):
                 yield Static(nobles, id="end-nobles")
                 yield Static(Text("The Red Death cards", style="bold underline"))

@@ -145,6 +145,9 @@ def describe(ev: dict, v: dict) -> str:
     def nm(seat: int) -> str:
         return name(v, seat)
 
+    def vb(seat: int, base: str) -> str:  # "You take", "Ann takes"
+        return base if seat == v["seat"] else base + ("es" if base.endswith(("s", "sh")) else "s")
+
     if t == "setup":
         return f"The masque begins: {len(ev['players'])} nobles, {ev['red_death']} Red Death cards per slot."
     if t == "deal" and ev.get("card"):
@@ -167,31 +170,49 @@ def describe(ev: dict, v: dict) -> str:
         verb = "look" if ev["seat"] == v["seat"] else "looks"
         return f"{nm(ev['seat'])} {verb} at {SLOTS[ev['slot']]} Red Death card {ev['index'] + 1}{room}."
     if t == "target":
-        return f"{nm(ev['seat'])} targets {nm(ev['target'])} ({card_name(ev['card'])})."
+        return f"{nm(ev['seat'])} {vb(ev['seat'], 'target')} {nm(ev['target'])} ({card_name(ev['card'])})."
     if t == "ask":
         got = f": {ev['card']}" if ev.get("card") else ""
         return (
-            f"{nm(ev['seat'])} {ev['how']}s a {SLOTS[ev['slot']]} card of {nm(ev['target'])}"
+            f"{nm(ev['seat'])} {vb(ev['seat'], ev['how'])} {'at ' if ev['how'] == 'look' else ''}"
+            f"a {SLOTS[ev['slot']]} card of {nm(ev['target'])}"
             f" ({ev['offered']} offered){got}."
         )
     if t == "give":
         got = f" {ev['card']}" if ev.get("card") else " a card"
-        return f"{nm(ev['seat'])} gives{got} to {nm(ev['target'])}."
+        return f"{nm(ev['seat'])} {vb(ev['seat'], 'give')}{got} to {nm(ev['target'])}."
     if t == "move":
+        if ev["from"] == ev["to"]:
+            return f"{nm(ev['seat'])} {vb(ev['seat'], 'stay')} in {ev['to'].title()}."
         return f"{nm(ev['seat'])}: {ev['from'].title()} → {ev['to'].title()}."
     if t == "return":
-        return f"{nm(ev['seat'])} takes back {card_name(ev['card'])}."
+        return f"{nm(ev['seat'])} {vb(ev['seat'], 'take')} back {card_name(ev['card'])}."
     if t == "fizzle":
-        return f"{nm(ev['seat'])}'s {card_name(ev['card'])}: {ev['effect']} has no effect."
+        whose = "Your" if ev["seat"] == v["seat"] else f"{nm(ev['seat'])}'s"
+        return f"{whose} {card_name(ev['card'])}: {ev['effect']} has no effect."
     if t == "prince":
         return f"The Prince moves to {ev['room'].title()} ({ev['clock']})."
     if t == "plan":
         return "Round 12 is over: final midnight plans."
     if t == "midnight":
         return "MIDNIGHT: the plans are revealed."
+    if t == "slot":
+        plans = v.get("plans") or []
+        parts = []
+        for s, room in enumerate(ev["positions"]):
+            if room is None:
+                continue
+            d = plans[s][ev["slot"]] if plans else None
+            you = s == v["seat"]
+            if d == "stay":
+                parts.append(f"{nm(s)} stay{'' if you else 's'} in {room.title()}")
+            else:
+                parts.append(f"{nm(s)} go{'' if you else 'es'} {ARROW.get(d or '', '')} to {room.title()}")
+        return f"{SLOTS[ev['slot']]}: " + "; ".join(parts) + "." if parts else ""
     if t == "red_death":
-        killed = ", ".join(nm(s) for s in ev["killed"]) or "nobody"
-        return f"{SLOTS[ev['slot']]}: the Red Death in {ev['room'].title()} takes {killed}."
+        if not ev["killed"]:
+            return f"{SLOTS[ev['slot']]}: the Red Death in {ev['room'].title()} finds nobody."
+        return f"{SLOTS[ev['slot']]}: the Red Death in {ev['room'].title()} takes {names_and(v, ev['killed'])}."
     if t == "end":
         w = ev["winners"]
         return f"The end: {nm(w[0]) + ' win' + ('' if w[0] == v['seat'] else 's') if w else 'nobody wins'}."
@@ -226,3 +247,92 @@ def deaths(v: dict) -> dict[int, tuple[str, str]]:
             for s in ev["killed"]:
                 out[s] = (SLOTS[ev["slot"]], ev["room"])
     return out
+
+
+# --------------------------------------------------------------------------- midnight, step by step
+
+ARROW = {"cw": "↻", "ccw": "↺", "stay": "·"}
+
+
+def names_and(v: dict, seats: list[int]) -> str:
+    """"Ann", "Ann and you", "Ann, Bob and you": you come last and in lower case."""
+    names = [v["players"][s] for s in seats if s != v["seat"]] + (["you"] if v["seat"] in seats else [])
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def midnight_steps(v: dict) -> list[dict]:
+    """The midnight play-out in the order a table plays it: the plans are revealed, then for each
+    time slot the nobles move and the Red Death's cards of that slot are turned up.
+
+    Each step says where every noble stands (the dead where they fell), who is dead, which rooms
+    the Red Death holds, and ``upto``: the last event the log may show at this step, so the log
+    does not tell the end before the board does. Empty before midnight.
+    """
+    events = v["events"]
+    start = next((e for e in events if e["t"] == "midnight"), None)
+    if start is None or not v["midnight"]:
+        return []
+    plans = start["plans"]
+    slot_n = {e["slot"]: e["n"] for e in events if e["t"] == "slot"}
+    strike_n: dict[int, int] = {}
+    for e in events:
+        if e["t"] == "red_death":
+            strike_n[e["slot"]] = e["n"]
+    pos: list[str | None] = list(start["positions"])
+    dead: list[int] = []
+    steps = [{"kind": "reveal", "slot": None, "positions": list(pos), "dead": [], "red": [], "killed": [],
+              "moves": [], "upto": start["n"]}]
+    for row in v["midnight"]:
+        k = row["slot"]
+        moves = []
+        for s, room in enumerate(row["positions"]):
+            if room is not None and s not in dead:
+                moves.append((s, plans[s][k], pos[s], room))
+                pos[s] = room
+        steps.append({"kind": "move", "slot": k, "positions": list(pos), "dead": list(dead), "red": [],
+                      "killed": [], "moves": moves, "upto": slot_n.get(k, start["n"])})
+        killed = [s for group in row["killed"] for s in group]
+        dead = dead + [s for s in killed if s not in dead]
+        steps.append({"kind": "strike", "slot": k, "positions": list(pos), "dead": list(dead),
+                      "red": list(row["red_death"]), "killed": killed, "moves": moves,
+                      "upto": strike_n.get(k, slot_n.get(k, start["n"]))})
+    steps[-1]["upto"] = events[-1]["n"]
+    return steps
+
+
+def midnight_status(v: dict, step: dict) -> str:
+    """The header line during the play-out: the slot, and where you stand (or that you died)."""
+    me = v["seat"]
+    head = "Midnight · the plans are revealed" if step["slot"] is None else (
+        f"Midnight · {SLOTS[step['slot']]} ({step['slot'] + 1}/{len(SLOTS)})")
+    where = "dead" if me in step["dead"] else (step["positions"][me] or "").title()
+    return f"{head} · you: {where}, {v['popularity'][me]}"
+
+
+def midnight_sentence(v: dict, step: dict) -> str:
+    """What happens at this step, in one sentence."""
+    me = v["seat"]
+    if step["kind"] == "reveal":
+        return "Midnight strikes: every plan is revealed (Night tab). Now the nobles move, slot by slot."
+    slot = SLOTS[step["slot"]]
+    if step["kind"] == "move":
+        mine = next((mv for mv in step["moves"] if mv[0] == me), None)
+        if mine is None:
+            return f"{slot}: the nobles move."
+        _s, d, frm, to = mine
+        if d == "stay":
+            return f"{slot}: the nobles move; you stay in {to.title()}."
+        way = "clockwise" if d == "cw" else "counterclockwise"
+        return f"{slot}: the nobles move; you go {ARROW[d]} {way} from {(frm or '').title()} to {to.title()}."
+    rooms = [r.title() for r in step["red"]]
+    where = rooms[0] if len(rooms) == 1 else ", ".join(rooms[:-1]) + " and " + rooms[-1]
+    if not step["killed"]:
+        return f"{slot}: the Red Death appears in {where} and finds nobody."
+    return f"{slot}: the Red Death appears in {where} and takes {names_and(v, step['killed'])}."
+
+
+def midnight_moves_line(v: dict, moves: list) -> str:
+    """Every noble's move of one slot: "You ↻ Purple, Ann · Blue"."""
+    return ", ".join(f"{name(v, s)} {ARROW[d]} {to.title()}" for s, d, _frm, to in moves)

@@ -24,7 +24,7 @@ from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 from engine.core import IllegalAction
 from engine.masque import ROOMS, SLOTS
 from tui.masque import model as m
-from tui.widgets.botloop import BotLoop
+from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.logview import LogView
 
@@ -64,6 +64,7 @@ class PlayScreen(BotLoop, Screen):
     RoomCell:hover { background: $primary 30%; }
     RoomCell.-reachable { background: $success 45%; }
     RoomCell.-here { text-style: bold; }
+    RoomCell.-red-death { background: $error 40%; }
     #route-cell { width: 1fr; height: 1fr; padding: 0 1; color: $text-muted; overflow: hidden; }
     #track { height: auto; max-height: 2; padding: 0 1; }
     #rumor-strip { display: none; height: auto; max-height: 6; padding: 0 1; background: $boost; }
@@ -73,7 +74,7 @@ class PlayScreen(BotLoop, Screen):
         Binding("a", "act", "Act…", id="masque-act"),
         Binding("p", "plan", "Plan…", id="masque-plan"),
         Binding("y", "ready", "Ready", id="masque-ready"),
-        Binding("z", "undo", "Undo", id="masque-undo"),
+        Binding("z", "undo", "Undo", tooltip=UNDO_HELP, id="masque-undo"),
         Binding("f", "results", "Results", id="masque-results"),
         Binding("1", "tab(0)", "Log tab", show=False, id="masque-tab-log"),
         Binding("2", "tab(1)", "Cards tab", show=False, id="masque-tab-cards"),
@@ -97,7 +98,8 @@ class PlayScreen(BotLoop, Screen):
         self._end_shown = False
         self._save_failed = False
         self._drawn: dict[str, str] = {}
-        self._midnight_shown = 0
+        self._steps: list[dict] | None = None  # the midnight play-out (model.midnight_steps)
+        self._step_i = 0  # how many of its steps the board shows
         self._midnight_timer: Timer | None = None
 
     # ----------------------------------------------------------------- layout
@@ -128,7 +130,7 @@ class PlayScreen(BotLoop, Screen):
             yield Btn("Act… (a)", id="act-act", classes="act", variant="primary")
             yield Btn("Plan… (p)", id="act-plan", classes="act")
             yield Btn("Ready (y)", id="act-ready", classes="act")
-            yield Btn("Undo (z)", id="act-undo", classes="act")
+            yield Btn("Undo (z)", id="act-undo", classes="act", tooltip=UNDO_HELP)
             yield Btn("Results (f)", id="act-results", classes="act", variant="primary")
         yield Footer()
 
@@ -169,37 +171,57 @@ class PlayScreen(BotLoop, Screen):
 
     # ----------------------------------------------------------------- midnight, slot by slot
 
-    def _start_midnight(self) -> None:
-        total = len(self.view["midnight"])
-        if self._end_shown:
-            self._midnight_shown = total
-            self._put("#midnight", self._midnight_text())
-            self._redraw_ring()
+    def _ensure_steps(self) -> None:
+        """At the end, split midnight into the steps the board plays out (all at once when instant)."""
+        if not self.view["over"] or self._steps is not None:
             return
-        self.query_one("#side", TabbedContent).active = "tab-midnight"
-        delay = self.app.bot_delay  # type: ignore[attr-defined]
-        if delay <= 0 or self._midnight_shown >= total:
-            self._midnight_shown = total
-            self._put("#midnight", self._midnight_text())
-            self._redraw_ring()
-            self._end_shown = True
-            self.call_after_refresh(self.action_results)
+        self._steps = m.midnight_steps(self.view)
+        instant = self.app.bot_delay <= 0 or self._end_shown  # type: ignore[attr-defined]
+        self._step_i = len(self._steps) if instant else min(1, len(self._steps))
+
+    def _step(self) -> dict | None:
+        """The midnight step the board shows now (None before midnight)."""
+        if not self._steps or not self._step_i:
+            return None
+        return self._steps[self._step_i - 1]
+
+    def _replaying(self) -> bool:
+        return bool(self._steps) and self._step_i < len(self._steps or [])
+
+    def _step_time(self) -> float:
+        """How long a step stays on the board: twice the bot pace, longer for the reveal and for a death."""
+        base = 2 * self.app.bot_delay  # type: ignore[attr-defined]
+        step = self._step()
+        if step is not None and (step["kind"] == "reveal" or step["killed"]):
+            return 1.5 * base
+        return base
+
+    def _start_midnight(self) -> None:
+        self._ensure_steps()
+        steps = self._steps or []
+        if self.app.bot_delay <= 0 and self._step_i < len(steps):  # type: ignore[attr-defined]
+            self._step_i = len(steps)  # bots made instant meanwhile: show the end at once
+            self._redraw()
+        if self._step_i >= len(steps):
+            if not self._end_shown:
+                self._end_shown = True
+                self.call_after_refresh(self.action_results)
             return
         if self._midnight_timer is None:
-            self._midnight_timer = self.set_interval(max(delay, 0.3) * 2, self._midnight_tick)
+            self.query_one("#side", TabbedContent).active = "tab-midnight"
+            self._midnight_timer = self.set_timer(self._step_time(), self._midnight_tick)
 
     def _midnight_tick(self) -> None:
-        self._midnight_shown += 1
-        slot = SLOTS[min(self._midnight_shown, len(SLOTS)) - 1]
-        self._put("#status", f"MIDNIGHT · {slot} · the Red Death walks the abbey…")
-        self._put("#midnight", self._midnight_text())
-        self._redraw_ring()
-        if self._midnight_shown >= len(self.view["midnight"]):
-            if self._midnight_timer is not None:
-                self._midnight_timer.stop()
-                self._midnight_timer = None
-            self._end_shown = True
-            self.set_timer(1.0, self.action_results)
+        """Show the next step; after the last one, the end screen."""
+        self._midnight_timer = None
+        steps = self._steps or []
+        self._step_i = min(self._step_i + 1, len(steps))
+        self._redraw()
+        self.query_one("#midnight", Static).parent.scroll_end(animate=False)  # type: ignore[union-attr]
+        if self._step_i < len(steps):
+            self._midnight_timer = self.set_timer(self._step_time(), self._midnight_tick)
+        elif not self._end_shown:  # the last step stays a moment, then the end screen
+            self._midnight_timer = self.set_timer(self._step_time(), self.action_results)
 
     # ----------------------------------------------------------------- drawing
 
@@ -207,12 +229,19 @@ class PlayScreen(BotLoop, Screen):
         key = content.markup if isinstance(content, Text) else content
         if self._drawn.get(selector) != key:
             self._drawn[selector] = key
-            self.query_one(selector, Static).update(content)
+            # Text, not markup: names chosen by players are drawn as they are (issue 14).
+            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view
-        self._put("#status", m.status_line(v))
-        self._put("#prompt", Text(m.prompt(v), style="bold"))
+        self._ensure_steps()
+        step = self._step()
+        if step is not None and not self._end_shown:  # midnight is being played out
+            self._put("#status", m.midnight_status(v, step))
+            self._put("#prompt", Text(m.midnight_sentence(v, step) + "  (f: the results now)", style="bold"))
+        else:
+            self._put("#status", m.status_line(v))
+            self._put("#prompt", Text(m.prompt(v), style="bold"))
         self._redraw_ring()
         self._put("#track", self._track_text())
         self._put("#rumor-strip", self._rumor_strip())
@@ -224,23 +253,24 @@ class PlayScreen(BotLoop, Screen):
         self._render_actions()
 
     def _positions(self) -> list[str | None]:
-        """Where each noble stands: live, or during the midnight replay at the slot shown."""
-        v = self.view
-        if v["midnight"] and self._midnight_shown:
-            pos: list[str | None] = [None] * len(v["players"])
-            for row in v["midnight"][: self._midnight_shown]:
-                for s, p in enumerate(row["positions"]):
-                    if p is not None:
-                        pos[s] = p
-            return pos
-        return v["positions"]
+        """Where each noble stands: live, or at midnight at the step the board shows (the dead where they fell)."""
+        step = self._step()
+        return step["positions"] if step is not None else self.view["positions"]
+
+    def _dead(self) -> set[int]:
+        step = self._step()
+        if step is not None:
+            return set(step["dead"])
+        return {s for s, alive in enumerate(self.view["alive"]) if not alive}
 
     def _redraw_ring(self) -> None:
         v = self.view
         clicks = m.room_actions(v) if v["to_act"] == self.seat else {}
         pos = self._positions()
-        shown = v["midnight"][: self._midnight_shown]
-        red_now = set(shown[-1]["red_death"]) if shown else set()
+        step = self._step()
+        red_now = set(step["red"]) if step is not None else set()
+        moved = {mv[0]: mv[1] for mv in step["moves"]} if step is not None and step["kind"] == "move" else {}
+        died = self._dead()
         for room in ROOMS:
             cell = self.query_one(f"#room-{room}", RoomCell)
             t = Text()
@@ -248,22 +278,22 @@ class PlayScreen(BotLoop, Screen):
             if v["prince"] == room:
                 t.append(" ♛", style="bold yellow")
             if room in red_now:
-                t.append(" ☠", style="bold red")
-            died = {s for row in shown for group in row["killed"] for s in group}
+                t.append("☠", style="bold red")
             width = 5 if self.app.size.width < 110 else 9
             for s, p in enumerate(pos):
                 if p == room:
                     label = "You" if s == self.seat else v["players"][s][:width]
-                    mark = "☠" if s in died or (not v["alive"][s] and not shown) else ""
+                    mark = "☠" if s in died else m.ARROW[moved[s]] if s in moved else ""
                     t.append(
                         f"\n{mark}{label} {v['popularity'][s]}",
-                        style="strike" if mark else "bold green" if s == self.seat else "",
+                        style="strike" if s in died else "bold green" if s == self.seat else "",
                     )
             key = t.markup
             if self._drawn.get(f"#room-{room}") != key:
                 self._drawn[f"#room-{room}"] = key
                 cell.update(t)
             cell.set_class(room in clicks, "-reachable")
+            cell.set_class(room in red_now, "-red-death")
             cell.set_class(pos[self.seat] == room, "-here")
         self._put("#route-cell", self._route_text())
 
@@ -280,11 +310,12 @@ class PlayScreen(BotLoop, Screen):
         v = self.view
         t = Text()
         t.append("Popularity: ", style="bold")
+        died = self._dead()
         for i, s in enumerate(reversed(v["order"])):
             if i:
                 t.append(" > ", style="")
             label = "You" if s == self.seat else v["players"][s]
-            dead = not v["alive"][s]
+            dead = s in died
             t.append(
                 f"{label} {v['popularity'][s]}", style="strike dim" if dead else "bold green" if s == self.seat else ""
             )
@@ -309,6 +340,9 @@ class PlayScreen(BotLoop, Screen):
     def _render_log(self) -> None:
         log = self.query_one("#log", LogView)
         events = self.view["events"]
+        step = self._step()
+        if step is not None:  # at midnight the log follows the board, never ahead of it
+            events = [ev for ev in events if ev["n"] <= step["upto"]]
         last = events[-1]["n"] + 1 if events else 0
         if last < self._log_n:  # undo: start again
             log.reset()
@@ -400,20 +434,25 @@ class PlayScreen(BotLoop, Screen):
             t.append("Midnight has not struck yet.\n", style="dim")
             t.append(f"Red Death cards per slot: {v['red_death_per_slot']}.\n")
             return t
-        if v["plans"]:
-            t.append("Plans\n", style="bold underline")
+        steps = (self._steps or [])[: self._step_i]
+        if v["plans"] and steps:
+            t.append("Plans  " + "".join(f"{k[-2:]:>3}" for k in SLOTS) + "\n", style="bold underline")
             for s, plan in enumerate(v["plans"]):
-                t.append(f"{m.name(v, s)[:8]:<9}" + " ".join(m.DIR_LABEL[d].split()[0] for d in plan) + "\n")
-        t.append("\nSlot by slot\n", style="bold underline")
-        for row in v["midnight"][: self._midnight_shown]:
-            slot = SLOTS[row["slot"]]
-            t.append(f"{slot} ", style="bold")
-            t.append("Red Death: ")
-            for i, room in enumerate(row["red_death"]):
+                t.append(f"{m.name(v, s)[:6]:<7}" + "".join(f"{m.ARROW[d]:>3}" for d in plan) + "\n")
+        if len(steps) > 1:
+            t.append("\nSlot by slot\n", style="bold underline")
+        for step in steps[1:]:
+            slot = SLOTS[step["slot"]]
+            if step["kind"] == "move":
+                t.append(f"{slot} ", style="bold")
+                t.append(m.midnight_moves_line(v, step["moves"]) + "\n")
+                continue
+            t.append("  Red Death: ")
+            for i, room in enumerate(step["red"]):
                 if i:
                     t.append(", ")
                 t.append(room.title(), style=m.ROOM_STYLE.get(room, ""))
-            killed = [m.name(v, s) for group in row["killed"] for s in group]
+            killed = [m.name(v, s) for s in step["killed"]]
             t.append(
                 "\n  " + ("dies: " + ", ".join(killed) if killed else "nobody dies") + "\n",
                 style="bold red" if killed else "dim",
@@ -435,7 +474,7 @@ class PlayScreen(BotLoop, Screen):
         self.refresh_bindings()
 
     def _can_undo(self) -> bool:
-        return any(s == self.seat for s, _a in self.table.log)
+        return self.table.undo_target(self.seat) is not None
 
     # ----------------------------------------------------------------- the solver
 
@@ -519,7 +558,7 @@ class PlayScreen(BotLoop, Screen):
             try:
                 self.table.submit(self.seat, ("tile", k, d))
             except IllegalAction as e:
-                self.notify(str(e), title="Not allowed", severity="warning")
+                self.notify(str(e), title="Not allowed", severity="warning", markup=False)
                 break
         self._save()
         self.sync()
@@ -530,7 +569,7 @@ class PlayScreen(BotLoop, Screen):
     def action_undo(self) -> None:
         self._stop_timer()
         if not self.table.undo(self.seat):
-            self.notify("Nothing of yours to undo yet.", title="Undo")
+            self.notify(self.table.why_no_undo(self.seat), title="Undo")
         self._asked = None
         self._save()
         self.sync()
@@ -540,7 +579,10 @@ class PlayScreen(BotLoop, Screen):
 
         if not self.table.is_over() or not self.is_attached:
             return
+        self._stop_timer()
+        self._step_i = len(self._steps or [])  # skip the rest of the play-out
         self._end_shown = True
+        self._redraw()
         self.app.push_screen(EndScreen(self.view))
 
     def action_tab(self, index: int) -> None:

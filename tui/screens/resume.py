@@ -23,7 +23,7 @@ class ResumeScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static("Resume a saved game", classes="screen-title")
+        yield Static(getattr(self.app, "RESUME_TITLE", "Resume a saved game"), classes="screen-title")
         yield VerticalScroll(id="resume-list")
         with Horizontal(classes="button-row"):
             yield ScrollButtons("#resume-list", id="resume-scroll")

@@ -1,4 +1,4 @@
-"""Settings: how fast the bots play, and the colour theme."""
+"""Settings: how fast the bots play, the colour theme, and how the Clue play sheet is kept."""
 
 from __future__ import annotations
 
@@ -27,12 +27,17 @@ class SettingsScreen(ModalScreen):
         themes = Choices([(t, t) for t in THEMES], columns=2, keep_selection=True, id="settings-theme")
         if app.theme in THEMES:
             themes.selected = themes.current = THEMES.index(app.theme)
+        sheet = Choices([("My own marks", False), ("Fill from what I saw", True)],
+                        columns=2, keep_selection=True, id="settings-sheet")
+        sheet.selected = sheet.current = 1 if getattr(app, "sheet_auto", False) else 0
         with Vertical(id="settings-box", classes="dialog"):
             yield Static("Settings", classes="dialog-title")
             yield Static("Bot speed", classes="dialog-label")
             yield speed
             yield Static("Theme (also ctrl+t)", classes="dialog-label")
             yield themes
+            yield Static("Clue detective sheet (play)", classes="dialog-label")
+            yield sheet
             with Horizontal(classes="dialog-buttons"):
                 yield Btn("Close", id="settings-close", variant="primary")
 
@@ -41,6 +46,8 @@ class SettingsScreen(ModalScreen):
             self.app.set_bot_delay(event.value)  # type: ignore[attr-defined]
         elif event.choices.id == "settings-theme":
             self.app.theme = event.value
+        elif event.choices.id == "settings-sheet":
+            self.app.set_sheet_auto(bool(event.value))  # type: ignore[attr-defined]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "settings-close":

@@ -21,10 +21,13 @@ import termios
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.widgets import Footer
+from textual.screen import Screen
+from textual.widgets import Footer, Static
 
-from tui.app import UnmaskApp
+from tui.app import UnmaskApp, UnmaskCommands
 
 
 def footer_signature(footer: Footer) -> tuple:
@@ -90,17 +93,79 @@ def install_focus_repaint() -> None:
     Screen._unmask_focus_repaint = True  # type: ignore[attr-defined]
 
 
+class ServedCommands(UnmaskCommands):
+    """The palette of a served app: the same places, named for a user's own space."""
+
+    RENAMED = {"Resume a saved game": ("My games", "Your saved games and table notes on this server"),
+               "Home": ("Lobby", "Back to the lobby of shared tables")}
+
+    def _commands(self) -> list[tuple[str, str, Any]]:
+        app = self.app
+        if getattr(app, "refused", None) is not None:
+            return []
+        served = []
+        for name, help_text, callback in super()._commands():
+            if name == "Home" and not getattr(app, "tables_socket", None):
+                served.append(("Home", "Back to your home screen", callback))
+                continue
+            name, help_text = self.RENAMED.get(name, (name, help_text))
+            served.append((name, help_text, callback))
+        return served
+
+
+def served_login() -> str:
+    """Who plays: the login name the server put into our environment (never asked of the player)."""
+    return os.environ.get("UNMASK_USER") or os.environ.get("UNMASK_SSH_USER", "")
+
+
 class ServedApp(UnmaskApp):
-    """UnmaskApp that leaves (restoring the terminal) when the server hangs up on it."""
+    """UnmaskApp for one served user: the lobby at the bottom, their own space, nothing of the host's.
+
+    Every session this process reads or writes lives in ``data_dir()/users/<login>/sessions``
+    (:func:`tui.storage.confine_to`, set before any screen exists), so Resume ("My games"), the
+    assistants and new games against bots see only this user's files. With shared tables the
+    lobby is the root screen: Home, Escape and the palette lead there, never past it. A login
+    that cannot have a space (not a plain name) gets one sentence and nothing else.
+    """
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "app.tcss")  # relative paths follow the subclass
-    BINDINGS = [Binding("ctrl+l", "lobby", "Tables", id="served-lobby")]
+    BINDINGS = [Binding("ctrl+l", "lobby", "Tables", id="served-lobby", priority=True)]  # even under a dialog
+    COMMANDS = App.COMMANDS | {ServedCommands}
+    RESUME_TITLE = "My games: your saved games and table notes on this server"
 
     def __init__(self, **kw: Any) -> None:
+        from tui.storage import SpaceError, confine_to, forbid_storage, user_space
+
         if os.environ.get("UNMASK_SERVE_PLAIN") != "1":  # =1: Textual as shipped, to compare
             install_quiet_footer()
             install_focus_repaint()
         super().__init__(**kw)
+        self.login = served_login()
+        self.refused: str | None = None
+        try:
+            confine_to(user_space(self.login))
+        except SpaceError as e:
+            forbid_storage(str(e))
+            self.refused = str(e)
+        self.tables_socket = os.environ.get("UNMASK_TABLES_SOCKET") or None
+
+    def get_system_commands(self, screen: Screen) -> Any:
+        """Textual's own palette entries, without those that write files on the host (screenshots)."""
+        for command in super().get_system_commands(screen):
+            if isinstance(command, SystemCommand) and "screenshot" in command.title.lower():
+                continue
+            if self.refused is not None and command.title.lower() != "quit":
+                continue
+            yield command
+
+    def root_screen(self) -> Any:
+        if self.refused is not None:
+            return RefusedScreen(self.refused)
+        if self.tables_socket:
+            from tui.serve.lobby import LobbyScreen
+
+            return LobbyScreen(self.tables_socket, self.login)
+        return super().root_screen()
 
     def on_mount(self) -> None:  # Textual also runs UnmaskApp.on_mount (handlers run along the MRO)
         import asyncio
@@ -109,34 +174,56 @@ class ServedApp(UnmaskApp):
         for sig in (signal.SIGHUP, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.exit)
-        sock = os.environ.get("UNMASK_TABLES_SOCKET")
-        if sock:  # a server with shared tables: open on the lobby (Escape leads home)
-            self.call_after_refresh(self._open_lobby, sock)
 
-    def _open_lobby(self, sock: str) -> None:
-        from tui.serve.lobby import LobbyScreen
+    def _at_root(self) -> bool:
+        return len(self.screen_stack) <= 2  # Textual's default screen, then ours
 
-        user = os.environ.get("UNMASK_USER") or os.environ.get("UNMASK_SSH_USER", "")  # set by the server
-        self.push_screen(LobbyScreen(sock, user))
+    def pop_screen(self) -> Any:
+        """Never below the root screen (the lobby): under it is nothing, and nothing of the host's."""
+        if self._at_root():
+            from textual.await_complete import AwaitComplete
+
+            return AwaitComplete.nothing()
+        return super().pop_screen()
 
     def action_home(self) -> None:
-        """At a served table, Escape leads back to the lobby (and from there, home)."""
-        from tui.serve.lobby import LobbyScreen
-
-        if any(isinstance(s, LobbyScreen) for s in self.screen_stack):
-            while not isinstance(self.screen, LobbyScreen):
-                self.pop_screen()
+        """Home is the root screen: the lobby with shared tables, else this user's home screen."""
+        if self.refused is not None:
             return
-        super().action_home()
+        while not self._at_root():
+            super().pop_screen()
 
     def action_lobby(self) -> None:
-        from tui.serve.lobby import LobbyScreen
-
-        sock = os.environ.get("UNMASK_TABLES_SOCKET")
-        if sock and not any(isinstance(s, LobbyScreen) for s in self.screen_stack):
-            self._open_lobby(sock)
-        elif sock:
+        if self.tables_socket:
             self.action_home()
+
+    def action_resume(self) -> None:
+        if self.refused is None:
+            super().action_resume()
+
+    def action_new_game(self, game: str = "clue") -> None:
+        if self.refused is None:
+            super().action_new_game(game)
+
+    def action_assist(self, game: str = "clue") -> None:
+        if self.refused is None:
+            super().action_assist(game)
+
+
+class RefusedScreen(Screen):
+    """What a login that cannot be served sees: one sentence; any key or tap leaves."""
+
+    BINDINGS = [Binding("escape,enter,q", "app.quit", "Leave", id="refused-quit")]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"unmask: {self.message}\nPress Enter to leave."), id="refused")
+
+    def on_click(self) -> None:
+        self.app.exit()
 
 
 def _take_terminal() -> None:

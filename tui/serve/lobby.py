@@ -1,9 +1,13 @@
-"""The lobby of a served app: the shared tables, a seat to take, a new table to set up.
+"""The lobby of a served app: the shared tables, a seat to take, a new table to set up, your own space.
 
 Every action is a button (a tablet tap is a click). A new table can be of any game with a play
 screen, with that game's player range and options; the seats nobody takes get the game's
-sensible bot. A seat belongs to the first user who takes it; the same SSH user name takes it
-back after a disconnect (its button says "Return").
+sensible bot. A seat belongs to the first user who takes it; the same login takes it back
+after a disconnect (its button says "Return"). The creator of a table can end it.
+
+The lobby is the served app's root screen. Its top row is the user's own space on this server
+(``tui.storage.user_space``): games against bots, "My games" (their saved games and table
+notes, nobody else's) and "Assist a table" (new table notes).
 """
 
 from __future__ import annotations
@@ -11,14 +15,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Select, Static
 
 from tui.serve.remote import RemoteError, RemoteTable, ServiceClient, remote_play_screen
 from tui.widgets.choices import Btn
+from tui.widgets.confirm import ConfirmDialog
 
 DEFAULT_GAME = "clue"
 DEFAULT_HUMANS = 2
@@ -69,6 +75,35 @@ def options_text(game: str, config: dict) -> str:
     return ", ".join(parts)
 
 
+class GamePick(ModalScreen[str | None]):
+    """Which game: one button per game (those with an assistant, for "Assist a table")."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="pick-cancel")]
+    DEFAULT_CSS = """
+    GamePick { align: center middle; }
+    GamePick > Vertical { width: auto; height: auto; max-height: 100%; padding: 0 2; border: round $primary;
+                          background: $surface; }
+    GamePick Button { width: 30; }
+    """
+
+    def __init__(self, title: str, games: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.games = games
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="dialog-title")
+            for gid, title in self.games:
+                yield Btn(title.split(":")[0] if len(title) > 28 else title, id=f"pick-{gid}")
+            yield Btn("Cancel", id="pick-cancel-btn", variant="error")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        bid = event.button.id or ""
+        self.dismiss(bid.removeprefix("pick-") if bid.startswith("pick-") and bid != "pick-cancel-btn" else None)
+
+
 def seat_label(i: int, seat: dict, user: str) -> str:
     if seat["kind"] != "human":
         return f"{i + 1}: bot ({seat['kind']})"
@@ -94,12 +129,17 @@ class LobbyScreen(Screen):
     HELP_TITLE = "Lobby"
     BINDINGS = [
         Binding("n", "create", "New table", id="lobby-new"),
+        Binding("p", "solo", "Play vs bots", id="lobby-solo"),
+        Binding("m", "app.resume", "My games", id="lobby-mine"),
+        Binding("a", "assist", "Assist a table", id="lobby-assist"),
         Binding("f5", "refresh", "Refresh", id="lobby-refresh"),
-        Binding("escape", "app.pop_screen", "Home", id="lobby-home"),
     ]
     DEFAULT_CSS = """
     LobbyScreen { padding: 0 1; }
-    #lobby-title { text-style: bold; margin-bottom: 1; }
+    #lobby-top { height: auto; }
+    #lobby-top Button { margin-left: 1; }
+    #lobby-title { text-style: bold; width: 1fr; padding-top: 1; }
+    .lobby-end { min-width: 10; }
     #lobby-tables { height: 1fr; }
     .lobby-table { height: auto; margin-bottom: 1; }
     .lobby-seats { height: auto; }
@@ -122,13 +162,19 @@ class LobbyScreen(Screen):
         self.client: ServiceClient | None = None
         self._shown: str | None = None
         self._seat_buttons: dict[str, tuple[str, int]] = {}
+        self._end_buttons: dict[str, str] = {}
         self.game = DEFAULT_GAME
 
     def compose(self) -> ComposeResult:
         from engine.clue.board import BOARDS, load_board
         from tui.screens.home import GAMES, PLAYERS
 
-        yield Static(f"Shared tables — you are {self.user or '?'}", id="lobby-title")
+        # Text (or markup=False) here and below: user names are drawn as text, never read as markup (issue 14).
+        with Horizontal(id="lobby-top"):
+            yield Static(Text(f"Shared tables — you are {self.user or '?'}"), id="lobby-title")
+            yield Btn("Play vs bots", id="lobby-solo-btn", tooltip="A game of your own against bots")
+            yield Btn("My games", id="lobby-mine-btn", tooltip="Your saved games and table notes")
+            yield Btn("Assist a table", id="lobby-assist-btn", tooltip="Keep the notes of a real table")
         yield VerticalScroll(id="lobby-tables")
         _lo, hi, default = PLAYERS.get(self.game, (2, 6, 4))
         with Vertical(id="lobby-new"):
@@ -206,13 +252,17 @@ class LobbyScreen(Screen):
         box = self.query_one("#lobby-tables", VerticalScroll)
         box.remove_children()
         self._seat_buttons = {}
+        self._end_buttons = {}
         if not tables:
             box.mount(Static("No tables yet: create one below.", classes="lobby-table"))
             return
         n = 0
         for t in tables:
             cfg = t["config"]
-            state = "over" if t["over"] else "playing"
+            if t.get("ended_by"):
+                state = f"ended by {t['ended_by']}"
+            else:
+                state = "over" if t["over"] else "playing"
             seats = ", ".join(seat_label(i, s, self.user) for i, s in enumerate(t["seats"]))
             buttons = []
             for i, s in enumerate(t["seats"]):
@@ -223,15 +273,21 @@ class LobbyScreen(Screen):
                 self._seat_buttons[bid] = (t["table"], i)
                 label = f"Return to seat {i + 1}" if s.get("owner") == self.user else f"Sit at seat {i + 1}"
                 buttons.append(Btn(label, id=bid))
+            if t.get("creator") == self.user and not t.get("ended_by") and not t["over"]:
+                bid = f"end-{n}"
+                n += 1
+                self._end_buttons[bid] = t["table"]
+                buttons.append(Btn("End table", id=bid, variant="error", classes="lobby-end",
+                                   tooltip="End this table for everyone (it stays in the list for a while)"))
             game = t.get("game", "clue")
-            box.mount(Vertical(Static(f"Table {t['table']} · {options_text(game, cfg)} · {state} · seats {seats}"),
-                               Horizontal(*buttons, classes="lobby-seats"), classes="lobby-table"))
+            line = Text(f"Table {t['table']} · {options_text(game, cfg)} · {state} · seats {seats}")
+            box.mount(Vertical(Static(line), Horizontal(*buttons, classes="lobby-seats"), classes="lobby-table"))
 
     def _show_message(self, text: str) -> None:
         box = self.query_one("#lobby-tables", VerticalScroll)
         box.remove_children()
         self._shown = None
-        box.mount(Static(text, classes="lobby-table"))
+        box.mount(Static(text, classes="lobby-table", markup=False))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
@@ -247,6 +303,55 @@ class LobbyScreen(Screen):
             self.action_refresh()
         elif bid in self._seat_buttons:
             self.sit(*self._seat_buttons[bid])
+        elif bid in self._end_buttons:
+            self.ask_end(self._end_buttons[bid])
+        elif bid == "lobby-solo-btn":
+            self.action_solo()
+        elif bid == "lobby-mine-btn":
+            self.app.action_resume()  # type: ignore[attr-defined]
+        elif bid == "lobby-assist-btn":
+            self.action_assist()
+
+    # ------------------------------------------------------------- your own space
+
+    def action_solo(self) -> None:
+        """A game of your own against bots (saved in your space): which game first."""
+        from tui.screens.home import GAMES
+
+        def chosen(game: str | None) -> None:
+            if game:
+                self.app.action_new_game(game)  # type: ignore[attr-defined]
+
+        self.app.push_screen(GamePick("Play vs bots: which game?", list(GAMES)), chosen)
+
+    def action_assist(self) -> None:
+        """Notes of a real table (saved in your space): which game first."""
+        from tui.screens.home import GAMES, _built
+
+        games = [(g, title) for g, title in GAMES if _built(f"tui.{g}.assist")]
+
+        def chosen(game: str | None) -> None:
+            if game:
+                self.app.action_assist(game)  # type: ignore[attr-defined]
+
+        self.app.push_screen(GamePick("Assist a table: which game?", games), chosen)
+
+    # ------------------------------------------------------------- ending a table
+
+    def ask_end(self, table_id: str) -> None:
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self._client().request({"op": "end", "table": table_id, "user": self.user})
+            except RemoteError as e:
+                self.notify(str(e), title="End table", severity="warning", markup=False)
+                return
+            self._shown = None
+            self.action_refresh()
+
+        self.app.push_screen(ConfirmDialog(f"End table {table_id} for everyone at it? Nobody can play on there.",
+                                           yes="End table", title="End table"), done)
 
     def action_create(self) -> None:
         """Make a table of the chosen game with the form's options and sit at its seat 1."""
@@ -268,9 +373,10 @@ class LobbyScreen(Screen):
         for key, _label, _default in game_flags(game):
             options[key] = self.query_one(f"#lobby-flag-{game}-{key}", Checkbox).value
         try:
-            tid = self._client().request({"op": "create", "game": game, "config": options, "seats": seats})["table"]
+            tid = self._client().request({"op": "create", "game": game, "config": options, "seats": seats,
+                                          "user": self.user})["table"]
         except RemoteError as e:
-            self.notify(str(e), title="New table", severity="warning")
+            self.notify(str(e), title="New table", severity="warning", markup=False)
             return
         self.sit(tid, 0)
 
@@ -278,7 +384,7 @@ class LobbyScreen(Screen):
         try:
             table = RemoteTable(self.socket_path, table_id, seat, self.user)
         except RemoteError as e:
-            self.notify(str(e), title="Cannot sit there", severity="warning")
+            self.notify(str(e), title="Cannot sit there", severity="warning", markup=False)
             self._shown = None
             return
         self._shown = None
@@ -286,6 +392,6 @@ class LobbyScreen(Screen):
             screen = remote_play_screen(table)
         except ValueError as e:  # a game this app cannot show
             table.close()
-            self.notify(str(e), title="Cannot sit there", severity="warning")
+            self.notify(str(e), title="Cannot sit there", severity="warning", markup=False)
             return
         self.app.push_screen(screen)

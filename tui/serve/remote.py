@@ -19,10 +19,12 @@ import itertools
 import json
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual.screen import Screen
 
 from engine.core import IllegalAction
@@ -30,6 +32,7 @@ from engine.registry import get_game
 from tui.clue.play import PlayScreen
 
 TIMEOUT = 10.0
+DOWN_MESSAGE = "The table service is not reachable: nothing was sent. Your seat is kept; reconnecting…"
 
 
 class RemoteError(Exception):
@@ -39,7 +42,10 @@ class RemoteError(Exception):
 class ServiceClient:
     """A JSON-lines connection to the table service with request/answer and pushed messages."""
 
-    def __init__(self, path: Path | str, on_push: Callable[[dict], None] | None = None) -> None:
+    def __init__(self, path: Path | str, on_push: Callable[[dict], None] | None = None,
+                 on_lost: Callable[[], None] | None = None) -> None:
+        self.on_lost = on_lost  # called (on the reader thread) when the service goes away, not after close()
+        self._closing = False
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.sock.settimeout(TIMEOUT)
@@ -78,6 +84,8 @@ class ServiceClient:
             for event, box in self._waiting.values():
                 box.append({"op": "error", "message": "The table service went away."})
                 event.set()
+        if self.on_lost is not None and not self._closing:
+            self.on_lost()
 
     def _dispatch(self, msg: dict) -> None:
         rid = msg.get("id")
@@ -115,41 +123,99 @@ class ServiceClient:
         return answer
 
     def close(self) -> None:
+        self._closing = True
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
 
 
-class RemoteTable:
-    """Our seat at a table held by the table service (same interface as ``Table`` for the play screen)."""
+class ServiceDown(IllegalAction):
+    """An action that could not reach the table service: nothing changed; the screen says so."""
 
-    def __init__(self, path: Path | str, table_id: str, seat: int, user: str) -> None:
+
+UNDO_REFUSED = "Undo is not possible at a shared table: other people are playing too."
+
+
+class RemoteTable:
+    """Our seat at a table held by the table service (same interface as ``Table`` for the play screen).
+
+    When the service goes away (it stopped, or its server restarts) ``connected`` turns False,
+    the listeners are told, and a thread tries to join the same seat again every ``retry``
+    seconds; once the service answers, its first push redraws the screen as if nothing happened.
+    """
+
+    def __init__(self, path: Path | str, table_id: str, seat: int, user: str, *, retry: float = 1.0) -> None:
         self._listeners: list[tuple[Callable[[], None], asyncio.AbstractEventLoop | None, contextvars.Context]] = []
         self._push: dict | None = None
         self._have_view = threading.Event()
-        self.client = ServiceClient(path, on_push=self._on_push)
-        try:
-            joined = self.client.request({"op": "join", "table": table_id, "seat": seat, "user": user})
-        except Exception:
-            self.client.close()
-            raise
+        self.path = path
         self.id = table_id
         self.seat = seat
         self.user = user
+        self.retry = retry
+        self.connected = True
+        self._closed = False
+        self.client = self._join()
+        if not self._have_view.wait(TIMEOUT):
+            self.client.close()
+            raise RemoteError("The table service sent no view.")
+
+    def _join(self) -> ServiceClient:
+        """Connect and take our seat; the service then pushes the seat's view."""
+        client = ServiceClient(self.path, on_push=self._on_push, on_lost=self._on_lost)
+        try:
+            joined = client.request({"op": "join", "table": self.id, "seat": self.seat, "user": self.user})
+        except Exception:
+            client.close()
+            raise
         self.game = joined["game"]
         self.spec = get_game(self.game)
         self.config = self.spec.config_from_json(joined["config"])
         self.seats = [s["kind"] for s in joined["seats"]]
         self.owners = [s["owner"] for s in joined["seats"]]
-        if not self._have_view.wait(TIMEOUT):
-            self.client.close()
-            raise RemoteError("The table service sent no view.")
+        return client
+
+    def _on_lost(self) -> None:
+        if self._closed:
+            return
+        self.connected = False
+        self._notify()
+        threading.Thread(target=self._reconnect, name="unmask-table-reconnect", daemon=True).start()
+
+    def _reconnect(self) -> None:
+        while not self._closed:
+            time.sleep(self.retry)
+            if self._closed:
+                return
+            try:
+                client = self._join()
+            except (RemoteError, IllegalAction, OSError, KeyError, ValueError, TypeError):
+                continue
+            if self._closed:
+                client.close()
+                return
+            self.client = client
+            self.connected = True
+            self._notify()
+            return
+
+    @property
+    def ended_by(self) -> str | None:
+        """Who ended this table (its creator), or None while it goes on."""
+        return (self._push or {}).get("ended_by")
 
     def _on_push(self, msg: dict) -> None:
         if msg.get("op") != "view":
             return
+        spec = getattr(self, "spec", None)  # the first push may come before the join's answer is read
+        if spec is not None and isinstance(msg.get("config"), dict):
+            with contextlib.suppress(TypeError, ValueError, KeyError):
+                self.config = spec.config_from_json(msg["config"])
         self._push = msg
         self._have_view.set()
+        self._notify()
+
+    def _notify(self) -> None:
         for callback, loop, context in list(self._listeners):
             if loop is not None:
                 with contextlib.suppress(RuntimeError):  # the app is closing
@@ -215,9 +281,15 @@ class RemoteTable:
         self._listeners = [entry for entry in self._listeners if entry[0] != callback]
 
     def submit(self, seat: int, action: tuple) -> None:
+        """Our action, decided by the service; ServiceDown (an IllegalAction) when it cannot be reached."""
         if seat != self.seat:
             raise IllegalAction("You can only act for your own seat.")
-        self.client.request({"op": "submit", "action": list(self.spec.action_to_json(tuple(action)))})
+        if not self.connected:
+            raise ServiceDown(DOWN_MESSAGE)
+        try:
+            self.client.request({"op": "submit", "action": list(self.spec.action_to_json(tuple(action)))})
+        except RemoteError:
+            raise ServiceDown(DOWN_MESSAGE) from None
 
     def why_not(self, action: tuple) -> str | None:
         """The engine's sentence for ``action`` now (None if it is legal), asked of the service."""
@@ -236,10 +308,17 @@ class RemoteTable:
     def undo(self, seat: int) -> bool:
         return False
 
+    def undo_target(self, seat: int) -> int | None:
+        return None  # other people are playing too: a shared table never undoes
+
+    def why_no_undo(self, seat: int) -> str:
+        return UNDO_REFUSED
+
     def to_session(self) -> Any:
         raise RemoteError("A shared table is saved by the server.")
 
     def close(self) -> None:
+        self._closed = True
         self._listeners.clear()
         self.client.close()
 
@@ -260,15 +339,28 @@ class RemotePlayMixin:
 
     remote: RemoteTable
 
-    def __init__(self, table: RemoteTable) -> None:
-        extra: dict[str, Any] = {"marks": {}} if table.game == "clue" else {}  # Clue's sheet marks: this session only
+    def __init__(self, table: RemoteTable, marks: dict | None = None) -> None:
+        # Clue's sheet marks live in this session only.
+        extra: dict[str, Any] = {"marks": marks or {}} if table.game == "clue" else {}
         super().__init__(table, table.seat, session_id=f"served-{table.id}", **extra)  # type: ignore[call-arg]
         self.remote = table
+        self._names = self._seat_names()
+        self._handed_over = False
+        self._rebuild_pending = False
+        self._banner_text: str | None = None
+
+    def _seat_names(self) -> tuple:
+        view = self.remote._push.get("view") if self.remote._push else None
+        return tuple(view.get("players") or ()) if isinstance(view, dict) else ()
 
     def on_mount(self) -> None:  # the game's PlayScreen.on_mount runs too (Textual calls handlers along the MRO)
         self.remote.subscribe(self._pushed)
+        self._show_banner()
 
     def on_screen_resume(self) -> None:
+        if self._rebuild_pending:
+            self.call_after_refresh(self._rebuild)  # type: ignore[attr-defined]
+            return
         self.call_after_refresh(self._check_breakpoints)  # type: ignore[attr-defined]
 
     def _check_breakpoints(self) -> None:
@@ -294,12 +386,62 @@ class RemotePlayMixin:
             screen.post_message(events.Resize(app.size, app.size))
 
     def on_unmount(self) -> None:
-        self.remote.close()
+        if not self._handed_over:
+            self.remote.close()
 
     def _pushed(self) -> None:
         screen: Any = self
-        if screen.is_mounted:
-            screen.sync()
+        if not screen.is_mounted or self._handed_over:
+            return
+        self._show_banner()
+        if not self.remote.connected:
+            return
+        if self._seat_names() != self._names:  # someone sat down: their login replaces "Player n" everywhere
+            self._rebuild()
+            return
+        screen.sync()
+
+    def _banner(self) -> str | None:
+        """The sentence over the table when it cannot go on: the service is away, or the table ended."""
+        if not self.remote.connected:
+            return ("The table service is not reachable. Your seat is kept; this screen comes back by itself "
+                    "when the service returns.")
+        if self.remote.ended_by:
+            return f"{self.remote.ended_by} ended this table. Escape: back to the lobby."
+        return None
+
+    def _show_banner(self) -> None:
+        from textual.widgets import Static
+
+        screen: Any = self
+        text = self._banner()
+        if text == self._banner_text:
+            return
+        self._banner_text = text
+        for old in screen.query("#remote-banner"):
+            old.remove()
+        if text is not None:
+            banner = Static(Text(text), id="remote-banner")
+            banner.styles.dock = "top"
+            banner.styles.height = "auto"
+            banner.styles.padding = (0, 1)
+            banner.styles.background = "darkred"
+            banner.styles.color = "white"
+            banner.styles.text_style = "bold"
+            screen.mount(banner)
+
+    def _rebuild(self) -> None:
+        """Draw the table afresh (new names reach the log, the sheet and every panel): a new screen, same seat."""
+        screen: Any = self
+        app = screen.app
+        if app.screen is not screen:  # a dialog is open over us: when we are shown again
+            self._rebuild_pending = True
+            return
+        self._rebuild_pending = False
+        self._handed_over = True
+        self.remote.unsubscribe(self._pushed)
+        new = type(self)(self.remote, **({"marks": dict(screen.marks)} if self.remote.game == "clue" else {}))
+        app.switch_screen(new)
 
     def _save(self) -> None:
         """The server saves the table; anything screen-only (Clue's sheet marks) stays in this session."""
@@ -309,8 +451,7 @@ class RemotePlayMixin:
         return reason if reason is not None else self.WHY_NOT_WHEN_LEGAL
 
     def action_undo(self) -> None:
-        self.notify(  # type: ignore[attr-defined]
-            "Undo is not possible at a shared table: other people are playing too.", title="Undo")
+        self.notify(UNDO_REFUSED, title="Undo")  # type: ignore[attr-defined]
 
 
 class RemotePlayScreen(RemotePlayMixin, PlayScreen):

@@ -2,13 +2,20 @@
 
 Only the app is served: no shell, no commands, no port forwarding, no SFTP. Authentication is
 by an authorized-keys file and/or a passwords file of salted scrypt hashes
-(:func:`add_password` writes it). The host key is generated once into ``data_dir()/ssh_host_key``
-so clients see the same server after a restart.
+(:func:`add_password` writes it; :mod:`tui.serve.auth` checks passwords off the event loop and
+makes guessing slow). The host key is generated once into ``data_dir()/ssh_host_key`` so
+clients see the same server after a restart.
 
-Per connection: ``os.openpty()``; the app runs as a child process (``python -m tui.serve.child``)
-on the slave side in a new session; this module copies bytes between the SSH channel and the
-master side, passes window-size changes on, and ends the child cleanly (SIGHUP, then SIGTERM,
-then SIGKILL) when the client goes away or stays idle too long.
+Every connection, with a session or without (``ssh -N``), takes one of ``max_sessions``
+places once it is authenticated and is closed after ``idle_timeout`` without input; before
+that it has ``login_grace_time`` to authenticate, and at most ``max_startups`` connections may
+be unauthenticated at once.
+
+Per session: ``os.openpty()``; the app runs as a child process on the slave side in a new
+session (forked from a warm :mod:`tui.serve.forkserver`, or ``python -m tui.serve.child``);
+this module copies bytes between the SSH channel and the master side, passes window-size
+changes on, and ends the child cleanly (SIGHUP, then SIGTERM, then SIGKILL) when the client
+goes away or stays idle too long.
 """
 
 from __future__ import annotations
@@ -16,12 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import hashlib
-import hmac
-import json
 import os
-import re
-import secrets
 import signal
 import struct
 import sys
@@ -34,22 +36,46 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from tui.storage import atomic_write_json, data_dir
+from tui.serve.auth import (
+    AuthGuard,
+    AuthLimits,
+    ServeError,
+    add_password,
+    check_password,
+    close_auth_log,
+    default_passwords_file,
+    log,
+    read_passwords,
+    safe_name,
+    setup_auth_log,
+    user_name_problem,
+    valid_user_name,
+)
+from tui.storage import data_dir
+
+__all__ = [
+    "AuthLimits",
+    "ServeError",
+    "add_password",
+    "check_password",
+    "default_passwords_file",
+    "read_passwords",
+    "serve_ssh",
+    "start_ssh_server",
+]
 
 if TYPE_CHECKING:
+    from tui.serve.forkserver import ForkedChild, ForkServer
     from tui.serve.tables import TableService
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 20
 DEFAULT_IDLE_TIMEOUT = 30 * 60.0
-SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_LEN = 2**14, 8, 1, 32
+DEFAULT_LOGIN_GRACE_TIME = 60.0
+DEFAULT_MAX_STARTUPS = 10
 # Leave the alternate screen, stop mouse reporting, show the cursor: in case a child died badly.
 TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?25h\x1b[?1049l"
-
-
-class ServeError(Exception):
-    """A one-line problem with the server's configuration (the CLI prints it)."""
 
 
 # --------------------------------------------------------------------------- files
@@ -57,10 +83,6 @@ class ServeError(Exception):
 
 def host_key_path() -> Path:
     return data_dir() / "ssh_host_key"
-
-
-def default_passwords_file() -> Path:
-    return data_dir() / "ssh_passwords.json"
 
 
 def default_authorized_keys() -> Path:
@@ -83,52 +105,6 @@ def load_or_create_host_key(path: Path | None = None) -> asyncssh.SSHKey:
     return key
 
 
-def _hash(password: str, salt: bytes, n: int, r: int, p: int, length: int) -> bytes:
-    return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=length, maxmem=64 * 1024 * 1024)
-
-
-def read_passwords(path: Path) -> dict[str, dict]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as e:
-        raise ServeError(f"Cannot read the passwords file {path}: {e.__class__.__name__}.") from None
-    users = data.get("users") if isinstance(data, dict) else None
-    return users if isinstance(users, dict) else {}
-
-
-def add_password(user: str, password: str, path: Path | str | None = None) -> Path:
-    """Set ``user``'s password in the passwords file (salted scrypt hash; file mode 0600)."""
-    if not user or any(c.isspace() or c in ":/" for c in user):
-        raise ServeError(f"{user!r} is not a user name (no spaces, ':' or '/').")
-    if not password:
-        raise ServeError("An empty password is not allowed.")
-    path = Path(path) if path else default_passwords_file()
-    users = read_passwords(path)
-    salt = secrets.token_bytes(16)
-    digest = _hash(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_LEN)
-    users[user] = {"scheme": "scrypt", "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P,
-                   "salt": salt.hex(), "hash": digest.hex()}
-    atomic_write_json(path, {"users": users})
-    os.chmod(path, 0o600)
-    return path
-
-
-def check_password(users: dict[str, dict], user: str, password: str) -> bool:
-    entry = users.get(user)
-    if not isinstance(entry, dict) or entry.get("scheme") != "scrypt":
-        _hash(password, b"x" * 16, SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_LEN)  # same cost for unknown users
-        return False
-    try:
-        want = bytes.fromhex(entry["hash"])
-        salt = bytes.fromhex(entry["salt"])
-        got = _hash(password, salt, int(entry["n"]), int(entry["r"]), int(entry["p"]), len(want))
-    except (KeyError, ValueError, TypeError):
-        return False
-    return hmac.compare_digest(want, got)
-
-
 def set_winsize(fd: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
     with contextlib.suppress(OSError):
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("hhhh", height, width, pixwidth, pixheight))
@@ -139,7 +115,7 @@ def set_winsize(fd: int, width: int, height: int, pixwidth: int = 0, pixheight: 
 
 @dataclass
 class ServerState:
-    """What every connection shares: limits, auth files, the command that runs the app, live sessions."""
+    """What every connection shares: limits, auth, the command that runs the app, live connections."""
 
     passwords_file: Path | None
     authorized_keys: Path | None
@@ -148,15 +124,49 @@ class ServerState:
     app_argv: list[str]
     extra_env: dict[str, str] = field(default_factory=dict)
     sessions: set[AppSession] = field(default_factory=set)
+    connections: set[_Server] = field(default_factory=set)
+    limits: AuthLimits = field(default_factory=AuthLimits)
+    max_startups: int = DEFAULT_MAX_STARTUPS
+    guard: AuthGuard | None = None
+    forks: ForkServer | None = None
 
-    def check_password(self, user: str, password: str) -> bool:
+    def __post_init__(self) -> None:
+        if self.guard is None and self.passwords_file is not None:
+            self.guard = AuthGuard(self._users, self.limits)
+
+    def _users(self) -> dict[str, dict]:
         if self.passwords_file is None:
-            return False
+            return {}
         try:
-            users = read_passwords(self.passwords_file)
+            return read_passwords(self.passwords_file)
         except ServeError:
-            return False
-        return check_password(users, user, password)
+            return {}
+
+    def places_used(self, but: _Server | None = None) -> int:
+        """Places taken: one per authenticated connection, or one per app session when it has more."""
+        return sum(max(1, len(c.sessions)) for c in self.connections if c.authenticated and c is not but)
+
+    def unauthenticated(self) -> int:
+        return sum(1 for c in self.connections if not c.authenticated)
+
+
+def idle_words(seconds: float) -> str:
+    """``1800`` → "30 minutes", ``2`` → "2 seconds"."""
+    if seconds >= 60:
+        return f"{seconds / 60:g} minute{'s' if seconds != 60 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
+
+
+def base_env(extra_env: dict[str, str]) -> dict[str, str]:
+    """The environment every app process starts from (the server's, less SSH_* and TEXTUAL_DRIVER)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SSH_", "TEXTUAL_DRIVER", "UNMASK_USER"))}
+    env.update(extra_env)
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.setdefault("LANG", "C.UTF-8")
+    env["UNMASK_SERVE_PTY"] = "1"
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    return env
 
 
 class AppSession:
@@ -165,9 +175,12 @@ class AppSession:
     def __init__(self, state: ServerState, process: asyncssh.SSHServerProcess) -> None:
         self.state = state
         self.process = process
-        self.child: asyncio.subprocess.Process | None = None
+        owner = process.channel.get_connection().get_owner()
+        self.conn: _Server | None = owner if isinstance(owner, _Server) else None
+        self.child: asyncio.subprocess.Process | ForkedChild | None = None
         self.master: int | None = None
         self.last_input = time.monotonic()
+        self._drawn = False
         self._output_done = asyncio.Event()
 
     # ------------------------------------------------------------- refusing
@@ -184,21 +197,31 @@ class AppSession:
         if not p.get_terminal_type():
             self._refuse("this server needs a terminal; connect with ssh -t.")
             return
-        if len(self.state.sessions) >= self.state.max_sessions:
+        conn = self.conn
+        # This connection already holds one place; a second session on it needs another.
+        if conn is not None and conn.sessions and self.state.places_used() >= self.state.max_sessions:
             self._refuse(f"the server is full ({self.state.max_sessions} players); please try again later.")
             return
         self.state.sessions.add(self)
+        if conn is not None:
+            conn.sessions.add(self)
+            conn.touch()
+        timed_out = False
         try:
-            await self._serve()
+            timed_out = await self._serve()
         finally:
             self.state.sessions.discard(self)
+            if conn is not None:
+                conn.sessions.discard(self)
+                conn.touch()
+                if timed_out and not conn.sessions:  # the person is gone: do not keep the connection
+                    conn.close_idle()
 
     # ------------------------------------------------------------- serving
 
     def _env(self) -> dict[str, str]:
         p = self.process
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SSH_", "TEXTUAL_DRIVER"))}
-        env.update(self.state.extra_env)
+        env = base_env(self.state.extra_env)
         env["TERM"] = p.get_terminal_type() or "xterm-256color"
         env["COLORTERM"] = "truecolor"  # OpenSSH does not pass it; without it colours fall to 256
         env["PYTHONIOENCODING"] = "utf-8"
@@ -209,7 +232,21 @@ class AppSession:
         env.pop("LINES", None)
         return env
 
-    async def _serve(self) -> None:
+    async def _start_child(self, slave: int) -> asyncio.subprocess.Process | ForkedChild:
+        """The app on the pty's slave side: forked from the warm fork server, else started afresh."""
+        from tui.serve.forkserver import ForkServerError
+
+        env = self._env()
+        forks = self.state.forks
+        if forks is not None and forks.ready:
+            with contextlib.suppress(OSError, ForkServerError):
+                return await forks.launch(slave, env)
+        return await asyncio.create_subprocess_exec(
+            *self.state.app_argv, stdin=slave, stdout=slave, stderr=slave,
+            start_new_session=True, env=env, close_fds=True)
+
+    async def _serve(self) -> bool:
+        """Run the app until it ends or the client goes; True when it ended for lack of input."""
         p = self.process
         loop = asyncio.get_running_loop()
         width, height, pw, ph = p.term_size
@@ -217,14 +254,12 @@ class AppSession:
         self.master = master
         set_winsize(slave, width or 80, height or 24, pw, ph)
         try:
-            self.child = await asyncio.create_subprocess_exec(
-                *self.state.app_argv, stdin=slave, stdout=slave, stderr=slave,
-                start_new_session=True, env=self._env(), close_fds=True)
+            self.child = await self._start_child(slave)
         except OSError as e:
             os.close(slave)
             os.close(master)
             self._refuse(f"the game could not start ({e.__class__.__name__}).")
-            return
+            return False
         os.close(slave)
         os.set_blocking(master, False)
         loop.add_reader(master, self._on_output)
@@ -251,9 +286,10 @@ class AppSession:
             if not p.channel.is_closing():  # type: ignore[attr-defined]
                 p.stdout.write(TERMINAL_RESET)
                 if timed_out:
-                    minutes = self.state.idle_timeout / 60 if self.state.idle_timeout else 0
-                    p.stdout.write(f"\r\nunmask: disconnected after {minutes:g} minutes without input.\r\n".encode())
+                    words = idle_words(self.state.idle_timeout or 0)
+                    p.stdout.write(f"\r\nunmask: disconnected after {words} without input.\r\n".encode())
                 p.exit(code if code >= 0 else 0)
+        return timed_out
 
     def _on_output(self) -> None:
         assert self.master is not None
@@ -266,6 +302,9 @@ class AppSession:
         if not data:
             self._stop_output()
             return
+        if not self._drawn:  # the idle clock starts when the player first sees something
+            self._drawn = True
+            self.last_input = time.monotonic()
         try:
             self.process.stdout.write(data)
         except Exception:  # the channel is closed: the client is gone
@@ -300,6 +339,8 @@ class AppSession:
             if not data:
                 return
             self.last_input = time.monotonic()
+            if self.conn is not None:
+                self.conn.touch()
             await self._write_master(data)
 
     async def _write_master(self, data: bytes) -> None:
@@ -339,20 +380,56 @@ class AppSession:
         await self._end_child()
 
 
-USER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,63}")
-
-
 class _Server(asyncssh.SSHServer):
+    """One connection: its login tries, its place under ``max_sessions``, its idle clock."""
+
     def __init__(self, state: ServerState) -> None:
         self._state = state
         self._conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.authenticated = False
+        self.tries = 0
+        self.sessions: set[AppSession] = set()
+        self.last_activity = time.monotonic()
+        self._idle: asyncio.Task | None = None
+        self._closing = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        if self._state.unauthenticated() >= self._state.max_startups:
+            log.warning("dropped a connection from %s: %d connections are still logging in",
+                        self.address, self._state.unauthenticated())
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections are logging in; try again")
+            return
+        self._state.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._state.connections.discard(self)
+        if self._idle is not None:
+            self._idle.cancel()
+
+    def _disconnect(self, code: int, reason: str) -> None:
+        if self._conn is not None and not self._closing:
+            self._closing = True
+            self._state.connections.discard(self)
+            with contextlib.suppress(Exception):
+                self._conn.disconnect(code, reason)
+
+    def touch(self) -> None:
+        self.last_activity = time.monotonic()
+
+    # ------------------------------------------------------------- authentication
 
     def begin_auth(self, username: str) -> bool:
+        if not valid_user_name(username):
+            log.warning("refused user name %s from %s: %s", safe_name(username), self.address,
+                        user_name_problem(username))
+            self._disconnect(asyncssh.DISC_ILLEGAL_USER_NAME, "not a user name on this server")
+            return True
         keys = self._state.authorized_keys
-        if keys is not None and keys.is_dir() and self._conn is not None and USER_NAME.fullmatch(username):
+        if keys is not None and keys.is_dir() and self._conn is not None:
             path = keys / username  # per-user keys: the name a player is known by is bound to their key
             if path.is_file():
                 with contextlib.suppress(ValueError, OSError):
@@ -360,10 +437,57 @@ class _Server(asyncssh.SSHServer):
         return True  # always authenticate
 
     def password_auth_supported(self) -> bool:
-        return self._state.passwords_file is not None
+        return self._state.guard is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        return self._state.check_password(username, password)
+    async def validate_password(self, username: str, password: str) -> bool:
+        guard = self._state.guard
+        limit = self._state.limits.max_auth_tries
+        if guard is None or self._closing or not valid_user_name(username) or self.tries >= limit:
+            return False
+        self.tries += 1
+        ok = await guard.check(self.address, username, password)
+        if not ok and self.tries >= limit:
+            log.warning("closed the connection from %s after %d failed passwords", self.address, self.tries)
+            asyncio.get_running_loop().call_soon(
+                self._disconnect, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "too many authentication failures")
+        return ok
+
+    def auth_completed(self) -> None:
+        state = self._state
+        if self._closing:
+            return
+        if state.places_used(but=self) >= state.max_sessions:
+            log.info("refused %s from %s: the server is full", safe_name(self._username()), self.address)
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                             f"the server is full ({state.max_sessions} players); please try again later.")
+            return
+        self.authenticated = True
+        self.touch()
+        if state.idle_timeout:
+            self._idle = asyncio.get_running_loop().create_task(self._watch_idle(state.idle_timeout))
+
+    def _username(self) -> str:
+        return str(self._conn.get_extra_info("username") or "") if self._conn is not None else ""
+
+    # ------------------------------------------------------------- idle connections
+
+    async def _watch_idle(self, timeout: float) -> None:
+        """Close the connection after ``timeout`` without input, with no session open (``ssh -N``)."""
+        while not self._closing:
+            left = self.last_activity + timeout - time.monotonic()
+            if self.sessions:  # each session watches its own input
+                left = timeout
+            if left <= 0:
+                self.close_idle()
+                return
+            await asyncio.sleep(min(left, 5.0))
+
+    def close_idle(self) -> None:
+        idle = idle_words(self._state.idle_timeout or 0)
+        if not self._closing:
+            log.info("closed the connection of %s from %s after %s without input",
+                     safe_name(self._username()), self.address, idle)
+        self._disconnect(asyncssh.DISC_BY_APPLICATION, f"disconnected after {idle} without input")
 
 
 @dataclass
@@ -383,8 +507,15 @@ class SSHServer:
     async def wait_closed(self) -> None:
         await self.acceptor.wait_closed()
         await asyncio.gather(*(s.close() for s in list(self.state.sessions)), return_exceptions=True)
+        for c in list(self.state.connections):
+            c._disconnect(asyncssh.DISC_BY_APPLICATION, "the server is stopping")
+        if self.state.forks is not None:
+            await self.state.forks.close()
+        if self.state.guard is not None:
+            self.state.guard.close()
         if self.tables is not None:
             await self.tables.close()
+        close_auth_log()
 
 
 async def open_tables() -> tuple[Path, TableService | None]:
@@ -419,7 +550,11 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            max_sessions: int = DEFAULT_MAX_SESSIONS,
                            idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
                            app_argv: Sequence[str] | None = None,
-                           extra_env: dict[str, str] | None = None, tables: bool = True) -> SSHServer:
+                           extra_env: dict[str, str] | None = None, tables: bool = True,
+                           limits: AuthLimits | None = None,
+                           login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME,
+                           max_startups: int = DEFAULT_MAX_STARTUPS,
+                           warm: bool = True) -> SSHServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     ``authorized_keys`` is an OpenSSH authorized_keys file (its keys log in under any user name)
@@ -427,7 +562,10 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     only as its user: use this when seats at shared tables matter).
 
     With ``tables`` (the default) the server also runs the table service, and every app opens
-    on the lobby of shared tables.
+    on the lobby of shared tables. ``limits`` (:class:`AuthLimits`) set how guessing passwords is
+    slowed; ``login_grace_time`` is the time a connection has to log in, ``max_startups`` how many
+    may be logging in at once. With ``warm`` (and the default ``app_argv``) apps are forked from a
+    fork server that has already imported and drawn the app once (:mod:`tui.serve.forkserver`).
     """
     keys, pw = _resolve_auth(authorized_keys, passwords_file)
     service = None
@@ -438,8 +576,14 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     state = ServerState(passwords_file=pw, authorized_keys=keys, max_sessions=max(1, max_sessions),
                         idle_timeout=idle_timeout if idle_timeout and idle_timeout > 0 else None,
                         app_argv=list(app_argv or [sys.executable, "-m", "tui.serve.child"]),
-                        extra_env=extra_env)
+                        extra_env=extra_env, limits=limits or AuthLimits(), max_startups=max(1, max_startups))
     host_key = load_or_create_host_key()
+    setup_auth_log()
+    if warm and app_argv is None:
+        from tui.serve.forkserver import ForkServer
+
+        state.forks = ForkServer(base_env(extra_env))
+        state.forks.start()
 
     async def handle(process: asyncssh.SSHServerProcess) -> None:
         await AppSession(state, process).run()
@@ -452,11 +596,17 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
             process_factory=handle, encoding=None, line_editor=False,
             allow_pty=True, x11_forwarding=False, agent_forwarding=False,
             sftp_factory=None, allow_scp=False, kbdint_auth=False,
-            login_timeout=60, keepalive_interval=30, keepalive_count_max=4,
+            login_timeout=login_grace_time if login_grace_time > 0 else None,
+            keepalive_interval=30, keepalive_count_max=4,
         )
     except OSError as e:
         if service is not None:
             await service.close()
+        if state.forks is not None:
+            await state.forks.close()
+        if state.guard is not None:
+            state.guard.close()
+        close_auth_log()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
     real_port = acceptor.sockets[0].getsockname()[1] if acceptor.sockets else port
     return SSHServer(acceptor, state, host, real_port, service)
@@ -465,15 +615,29 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
 def serve_ssh(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
               authorized_keys: Path | str | None = None, passwords_file: Path | str | None = None,
               max_sessions: int = DEFAULT_MAX_SESSIONS, idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
-              tables: bool = True, announce=print) -> None:
+              tables: bool = True, limits: AuthLimits | None = None,
+              login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME, max_startups: int = DEFAULT_MAX_STARTUPS,
+              warm: bool = True, announce=print) -> None:
     """Run the server until Ctrl+C / SIGTERM; every running app is ended cleanly on the way out."""
 
     async def main() -> None:
         server = await start_ssh_server(host, port, authorized_keys=authorized_keys, passwords_file=passwords_file,
-                                        max_sessions=max_sessions, idle_timeout=idle_timeout, tables=tables)
+                                        max_sessions=max_sessions, idle_timeout=idle_timeout, tables=tables,
+                                        limits=limits, login_grace_time=login_grace_time,
+                                        max_startups=max_startups, warm=warm)
         key = load_or_create_host_key()
         announce(f"unmask: serving over SSH on {server.host}:{server.port} (ssh -p {server.port} USER@{server.host})")
         announce(f"unmask: host key {key.get_fingerprint()}")
+        forks = server.state.forks
+        if forks is not None:
+            async def say_warm() -> None:
+                for _ in range(600):
+                    if forks.ready:
+                        announce("unmask: apps start warm (fork server ready)")
+                        return
+                    await asyncio.sleep(0.1)
+
+            warm_task = asyncio.get_running_loop().create_task(say_warm())  # noqa: F841 (kept until the end)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

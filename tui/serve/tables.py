@@ -15,7 +15,17 @@ client → service                            service → client
                                             after every change of that table
 ``{"op": "submit", "action", "id"}``        ``{"op": "ok", "id"}`` / ``{"op": "error", ...}``
 ``{"op": "probe", "action", "id"}``         ``{"op": "probe", "id", "reason": str | null}``
+``{"op": "end", "table", "user"}``          ``{"op": "ended", "id"}`` (only the creator), then
+                                            a ``view`` push with ``ended_by`` to the table
 ==========================================  =============================================
+
+Seats show who sits there: when a login first takes a human seat, the table's name for that
+seat becomes the login (the table is replayed with the new names; the deal and the moves are
+the same), so every view, log line and end screen of every player names them.
+
+Lifecycle: a table is finished when its game is over or its creator ends it; a finished table
+is archived ``archive_after`` seconds later (a day by default; ``UNMASK_ARCHIVE_AFTER``): its
+file moves to ``served/archive/`` (kept on disk) and it leaves the list.
 
 Every game with a play screen can be played (``game`` defaults to ``"clue"``; the config and
 the seats' bot names are checked by the engine and ``solvers.bots``). A connection sees only the
@@ -36,6 +46,7 @@ import contextlib
 import json
 import os
 import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +61,34 @@ SOCKET_NAME = "tables.sock"
 MAX_LINE = 1 << 20
 # Per game, the key of every seat's view its end screen shows once the game is over (public then).
 END_PUBLIC = {"clue": "hand"}
+ARCHIVE_AFTER = 24 * 3600.0
+NAME_LIMIT = 20
+
+
+def default_archive_after() -> float:
+    """Seconds a finished table stays in the lobby: ``UNMASK_ARCHIVE_AFTER`` or a day."""
+    raw = os.environ.get("UNMASK_ARCHIVE_AFTER")
+    if raw:
+        try:
+            return max(0.0, float(raw))
+        except ValueError:
+            pass
+    return ARCHIVE_AFTER
+
+
+def seat_names(names: list[str], owners: dict[int, str], humans: list[int]) -> list[str]:
+    """The table's names with every owned human seat named after its owner's login (all different)."""
+    out = list(names)
+    for seat in sorted(owners):
+        if seat in humans and 0 <= seat < len(out):
+            out[seat] = owners[seat][:NAME_LIMIT]
+    seen: dict[str, int] = {}
+    for i, name in enumerate(out):  # the engine wants different names (one login at two seats)
+        k = seen.get(name, 0)
+        seen[name] = k + 1
+        if k:
+            out[i] = f"{name[:NAME_LIMIT - 4]} ({k + 1})"
+    return out
 
 
 def socket_path() -> Path:
@@ -95,6 +134,12 @@ def tables_dir() -> Path:
     return path
 
 
+def archive_dir() -> Path:
+    path = tables_dir() / "archive"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def _send(writer: asyncio.StreamWriter, msg: dict) -> None:
     if not writer.is_closing():
         writer.write((json.dumps(msg, separators=(",", ":")) + "\n").encode())
@@ -110,18 +155,27 @@ class Shared:
     watchers: dict[asyncio.StreamWriter, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
+    creator: str | None = None
+    ended_by: str | None = None
+    finished_at: float | None = None  # time.time() when the game ended or the creator ended it
+
+    @property
+    def finished(self) -> bool:
+        return self.ended_by is not None or self.table.is_over()
 
     def summary(self) -> dict:
         t = self.table
-        return {"table": self.id, "game": t.game, "config": t.config.to_json(), "over": t.is_over(),
+        return {"table": self.id, "game": t.game, "config": t.config.to_json(), "over": self.finished,
+                "creator": self.creator, "ended_by": self.ended_by,
                 "seats": [{"kind": k, "owner": self.owners.get(i), "online": i in self.watchers.values()}
                           for i, k in enumerate(t.seats)]}
 
     def push_for(self, seat: int) -> dict:
         t = self.table
         msg: dict[str, Any] = {"op": "view", "view": t.view(seat), "log_seats": [s for s, _a in t.log],
-                               "to_act": t.to_act(), "over": t.is_over(), "result": t.result(),
-                               "bot_to_act": t.waiting_for_bot()}
+                               "to_act": None if self.ended_by else t.to_act(), "over": t.is_over(),
+                               "result": t.result(), "bot_to_act": t.waiting_for_bot() and not self.ended_by,
+                               "config": t.config.to_json(), "ended_by": self.ended_by}
         key = END_PUBLIC.get(t.game)
         if key and t.is_over():
             msg["hands"] = [t.view(s).get(key, []) for s in range(len(t.seats))]
@@ -131,16 +185,19 @@ class Shared:
 class TableService:
     """Holds the shared tables; ``await start()`` listens on the Unix socket, ``await close()`` stops."""
 
-    def __init__(self, path: Path | None = None, bot_delay: float | None = None) -> None:
+    def __init__(self, path: Path | None = None, bot_delay: float | None = None,
+                 archive_after: float | None = None) -> None:
         self.path = Path(path) if path else socket_path()
         if bot_delay is None:
             from tui.app import default_bot_delay
 
             bot_delay = default_bot_delay()
         self.bot_delay = bot_delay
+        self.archive_after = default_archive_after() if archive_after is None else max(0.0, archive_after)
         self.tables: dict[str, Shared] = {}
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._archiver: asyncio.Task | None = None
         self._load()
 
     # ------------------------------------------------------------- persistence
@@ -150,19 +207,89 @@ class TableService:
             try:
                 session = read_session_file(path)
                 table = Table.from_session(session)
-            except (SessionError, ValueError):
+                owners = {int(k): str(v) for k, v in (session.extra.get("serve_owners") or {}).items()}
+            except (SessionError, ValueError, TypeError, AttributeError):
                 continue
-            owners = session.extra.get("serve_owners") or {}
-            self.tables[path.stem] = Shared(path.stem, table, {int(k): str(v) for k, v in owners.items()})
+            extra = session.extra
+            shared = Shared(path.stem, table, owners, creator=_str_or_none(extra.get("serve_creator")),
+                            ended_by=_str_or_none(extra.get("serve_ended_by")))
+            finished_at = extra.get("serve_finished_at")
+            if isinstance(finished_at, int | float):
+                shared.finished_at = float(finished_at)
+            elif shared.finished:  # finished before this was recorded: since its file last changed
+                shared.finished_at = path.stat().st_mtime
+            if shared.creator is None and 0 in owners:  # tables made before creators were recorded
+                shared.creator = owners[0]
+            with contextlib.suppress(ValueError, TypeError):
+                self._rename(shared)
+            self.tables[path.stem] = shared
+        self.archive_finished()
 
     def _save(self, shared: Shared) -> None:
         session: Session = shared.table.to_session()
         session.extra["serve_owners"] = {str(k): v for k, v in shared.owners.items()}
+        for key, value in (("serve_creator", shared.creator), ("serve_ended_by", shared.ended_by),
+                           ("serve_finished_at", shared.finished_at)):
+            if value is not None:
+                session.extra[key] = value
         atomic_write_json(tables_dir() / f"{shared.id}.json", session.to_json())
+
+    def _rename(self, shared: Shared) -> bool:
+        """Name every owned human seat after its owner; the table is replayed (same deal, same moves)."""
+        t = shared.table
+        old = list(t.config.seat_names())
+        names = seat_names(old, shared.owners, t.humans)
+        if names == old:
+            return False
+        t.rename_seats(names)
+        return True
+
+    def _mark_finished(self, shared: Shared) -> None:
+        if shared.finished and shared.finished_at is None:
+            shared.finished_at = time.time()
+
+    def archive_finished(self, now: float | None = None) -> list[str]:
+        """Move the tables finished more than ``archive_after`` ago to ``served/archive/``; their ids."""
+        now = time.time() if now is None else now
+        moved = []
+        for tid, shared in list(self.tables.items()):
+            if shared.finished_at is None or now - shared.finished_at < self.archive_after or shared.watchers:
+                continue
+            src = tables_dir() / f"{tid}.json"
+            try:
+                if src.exists():
+                    os.replace(src, archive_dir() / src.name)
+            except OSError:
+                continue
+            if shared.bot_task is not None:
+                shared.bot_task.cancel()
+            del self.tables[tid]
+            moved.append(tid)
+        return moved
+
+    async def _archive_loop(self) -> None:
+        while True:
+            await asyncio.sleep(max(0.2, min(60.0, self.archive_after / 4)))
+            self.archive_finished()
+
+    def end(self, table_id: str, user: str) -> None:
+        """The creator ends a table for everyone; ValueError (a sentence) for anyone else."""
+        shared = self.tables.get(table_id)
+        if shared is None:
+            raise ValueError("There is no such table.")
+        if not user or user != shared.creator:
+            raise ValueError("Only the player who made this table can end it.")
+        if shared.ended_by is None and not shared.table.is_over():
+            shared.ended_by = user
+            if shared.bot_task is not None:
+                shared.bot_task.cancel()
+            self._mark_finished(shared)
+            self._changed_no_bots(shared)
 
     # ------------------------------------------------------------- tables
 
-    def create(self, config: dict, seats: list[str], seed: int | None = None, game: str = "clue") -> str:
+    def create(self, config: dict, seats: list[str], seed: int | None = None, game: str = "clue",
+               creator: str | None = None) -> str:
         """A new table; ValueError (a sentence) for a bad game, config or seats (nothing is made then)."""
         if not isinstance(game, str) or game not in playable():
             raise ValueError(f"Tables can be made for {', '.join(playable())}; not for {game!r}.")
@@ -181,7 +308,9 @@ class TableService:
         except (TypeError, KeyError, AttributeError):
             raise ValueError(f"Those options do not make a {game} table.") from None
         tid = f"t{len(self.tables) + 1}-{secrets.token_hex(2)}"
-        shared = Shared(tid, table)
+        while (tables_dir() / f"{tid}.json").exists() or (archive_dir() / f"{tid}.json").exists():
+            tid = f"t{len(self.tables) + 1}-{secrets.token_hex(2)}"
+        shared = Shared(tid, table, creator=creator or None)
         self.tables[tid] = shared
         self._save(shared)
         with contextlib.suppress(RuntimeError):  # no running loop: bots start with the service
@@ -189,22 +318,24 @@ class TableService:
         return tid
 
     def _changed(self, shared: Shared) -> None:
+        self._mark_finished(shared)
         self._save(shared)
         for writer, seat in list(shared.watchers.items()):
             _send(writer, shared.push_for(seat))
         self._schedule_bots(shared)
 
     def _schedule_bots(self, shared: Shared) -> None:
-        if shared.table.waiting_for_bot() and (shared.bot_task is None or shared.bot_task.done()):
+        idle = shared.bot_task is None or shared.bot_task.done()
+        if shared.ended_by is None and shared.table.waiting_for_bot() and idle:
             shared.bot_task = asyncio.get_running_loop().create_task(self._run_bots(shared))
 
     async def _run_bots(self, shared: Shared) -> None:
         loop = asyncio.get_running_loop()
-        while shared.table.waiting_for_bot():
+        while shared.table.waiting_for_bot() and shared.ended_by is None:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             async with shared.lock:
-                if not shared.table.waiting_for_bot():
+                if not shared.table.waiting_for_bot() or shared.ended_by is not None:
                     break
                 try:
                     await loop.run_in_executor(None, shared.table.step_bot)
@@ -213,6 +344,7 @@ class TableService:
             self._changed_no_bots(shared)
 
     def _changed_no_bots(self, shared: Shared) -> None:
+        self._mark_finished(shared)
         self._save(shared)
         for writer, seat in list(shared.watchers.items()):
             _send(writer, shared.push_for(seat))
@@ -226,8 +358,11 @@ class TableService:
         os.chmod(self.path, 0o600)
         for shared in self.tables.values():
             self._schedule_bots(shared)
+        self._archiver = asyncio.get_running_loop().create_task(self._archive_loop())
 
     async def close(self) -> None:
+        if self._archiver is not None:
+            self._archiver.cancel()
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -274,8 +409,9 @@ class TableService:
         elif op == "create":
             try:
                 seats = msg.get("seats")
+                user = msg.get("user")
                 tid = self.create(msg.get("config") or {}, seats if isinstance(seats, list) else [],
-                                  game=msg.get("game", "clue"))
+                                  game=msg.get("game", "clue"), creator=user if isinstance(user, str) else None)
             except (ValueError, TypeError, KeyError, AttributeError) as e:
                 _send(writer, {"op": "error", "id": rid, "message": str(e) or "That table cannot be made."})
             else:
@@ -291,15 +427,34 @@ class TableService:
             if joined is not None:
                 joined.watchers.pop(writer, None)
             if shared.owners.get(seat) != user:
-                shared.owners[seat] = user
-                self._save(shared)
+                async with shared.lock:
+                    shared.owners[seat] = user
+                    try:
+                        renamed = self._rename(shared)
+                    except (ValueError, TypeError):  # names the game refuses: keep the old ones
+                        renamed = False
+                    self._save(shared)
+                if renamed:  # everyone at the table sees the new name at once
+                    for other, other_seat in list(shared.watchers.items()):
+                        _send(other, shared.push_for(other_seat))
             shared.watchers[writer] = seat
             _send(writer, {"op": "joined", "id": rid, **shared.summary(), "seat": seat})
             _send(writer, shared.push_for(seat))
             return shared
+        elif op == "end":
+            try:
+                self.end(str(msg.get("table")), str(msg.get("user") or ""))
+            except ValueError as e:
+                _send(writer, {"op": "error", "id": rid, "message": str(e)})
+            else:
+                _send(writer, {"op": "ended", "id": rid})
         elif op in ("submit", "probe"):
             if joined is None:
                 _send(writer, {"op": "error", "id": rid, "message": "Join a table first."})
+                return joined
+            if joined.ended_by is not None and op == "submit":
+                _send(writer, {"op": "error", "id": rid, "message": f"{joined.ended_by} ended this table.",
+                               "illegal": True})
                 return joined
             seat = joined.watchers.get(writer)
             try:
@@ -332,6 +487,9 @@ class TableService:
     def _join_problem(self, shared: Shared | None, seat: Any, user: str) -> str | None:
         if shared is None:
             return "There is no such table."
+        owner = shared.owners.get(seat) if isinstance(seat, int) else None
+        if shared.ended_by is not None and owner != user:
+            return f"{shared.ended_by} ended this table."
         if not isinstance(seat, int) or not 0 <= seat < len(shared.table.seats):
             return "There is no such seat."
         if shared.table.seats[seat] != HUMAN:
@@ -342,3 +500,7 @@ class TableService:
         if owner is not None and owner != user:
             return f"That seat is {owner}'s."
         return None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import ipaddress
 import logging
 import secrets
 import shlex
@@ -26,7 +27,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
+import aiohttp
+import aiohttp_jinja2
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
@@ -42,6 +46,46 @@ COOKIE = "unmask_session"
 log = logging.getLogger("unmask.web")
 SESSION_SECONDS = 12 * 3600
 OPEN_PATHS = ("/login", "/favicon.ico")
+DEFAULT_MAX_SESSIONS = 20
+DEFAULT_MAX_PER_USER = 4
+# Without --public-url the page names its websocket relatively: this makes it absolute from the
+# browser's own address (old browsers need ws:// or wss://), never from the request's Host header.
+WS_FROM_LOCATION = """<script>(function () {
+  var t = document.getElementById("terminal"), u = t && t.dataset.sessionWebsocketUrl;
+  if (u && u.charAt(0) === "/") {
+    t.dataset.sessionWebsocketUrl = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + u;
+  }
+})();</script>
+"""
+FULL_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>unmask: full</title></head>
+<body style="font-family: sans-serif; background: #1e1e2e; color: #eee; text-align: center; padding-top: 20vh">
+<p>{message}</p><p><a style="color: #9cf" href="/">Try again</a></p></body></html>
+"""
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of a URL, lower case, default ports dropped; None if it is not http(s)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in ("http", "https") or not host:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    if port is None or (scheme, port) in (("http", 80), ("https", 443)):
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host == "localhost"
+    return True
 
 LOGIN_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -131,13 +175,55 @@ class PasswordServer(Server):
     """textual-serve's Server with a login form and a session cookie in front of every route."""
 
     def __init__(self, command: str, host: str, port: int, passwords_file: Path, public_url: str | None = None,
-                 secure_cookie: bool = False, tables_socket: Path | str | None = None) -> None:
+                 secure_cookie: bool = False, tables_socket: Path | str | None = None,
+                 max_sessions: int = DEFAULT_MAX_SESSIONS, max_per_user: int = DEFAULT_MAX_PER_USER) -> None:
+        public_url = public_url.rstrip("/") if public_url else None
+        if public_url is not None and origin_of(public_url) is None:
+            raise ServeError(f"--public-url must be an http:// or https:// address, not {public_url!r}.")
         super().__init__(command, host=host, port=port, title="unmask", public_url=public_url)
         self.passwords_file = passwords_file
         self.sessions = Sessions()
         self.secure_cookie = secure_cookie
         self.tables_socket = str(tables_socket) if tables_socket else None
-        self._url_from_request = public_url is None
+        self.configured_url = public_url  # None: the page's URLs are relative
+        self.max_sessions = max(1, max_sessions)
+        self.max_per_user = max(1, max_per_user)
+        self.live: dict[str, int] = {}  # user → app processes running for them
+
+    # ------------------------------------------------------------- limits and origins
+
+    @property
+    def running(self) -> int:
+        return sum(self.live.values())
+
+    def full_message(self, user: str) -> str | None:
+        """Why one more app process cannot start for ``user`` now (None: it can)."""
+        if self.running >= self.max_sessions:
+            return f"unmask: the server is full ({self.max_sessions} players); please try again later."
+        if self.live.get(user, 0) >= self.max_per_user:
+            return (f"unmask: you already have {self.max_per_user} sessions open here; "
+                    "close one (another tab or device) and try again.")
+        return None
+
+    def origin_allowed(self, request: web.Request) -> bool:
+        """May a page from the request's Origin drive this server? (A browser always says where it is.)
+
+        With a public URL, only that origin. Without one, the origin must be this very server as the
+        browser reached it (same as the Host it asked for) and be an address (an IP, or localhost)
+        or the host the server listens on, so a page of another site, or a name rebound to this
+        machine, is refused. No Origin at all is not a browser (and has no cookie of a victim).
+        """
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        got = origin_of(origin)
+        if got is None:
+            return False
+        if self.configured_url is not None:
+            return got == origin_of(self.configured_url)
+        asked = origin_of(f"{request.scheme}://{request.host}")
+        host = urlsplit(got).hostname or ""
+        return got == asked and (_is_address(host) or host == self.host.lower())
 
     def app_env(self, user: str) -> dict[str, str]:
         """The environment that makes an app process this user's, at the shared tables."""
@@ -151,7 +237,18 @@ class PasswordServer(Server):
         user = self.sessions.user(request.cookies.get(COOKIE))
         if not user:  # the middleware already refused it; never start an app for nobody
             raise web.HTTPUnauthorized(text="Log in first.")
+        if not self.origin_allowed(request):
+            log.warning("unmask web: websocket refused for Origin %r", request.headers.get("Origin"))
+            raise web.HTTPForbidden(text="This page may not open a session here (Origin).")
         websocket = web.WebSocketResponse(heartbeat=15)
+        full = self.full_message(user)
+        if full is not None:  # say it in the terminal, then close: the page shows "Session ended"
+            await websocket.prepare(request)
+            with contextlib.suppress(Exception):
+                await websocket.send_bytes(f"\r\n {full}\r\n".encode())
+                await websocket.close(code=aiohttp.WSCloseCode.TRY_AGAIN_LATER, message=b"full")
+            return websocket
+        self.live[user] = self.live.get(user, 0) + 1
         service: AppService | None = None
         try:
             await websocket.prepare(request)
@@ -169,6 +266,9 @@ class PasswordServer(Server):
             if service is not None:
                 with contextlib.suppress(Exception):
                     await service.stop()
+            self.live[user] -= 1
+            if self.live[user] <= 0:
+                self.live.pop(user, None)
         return websocket
 
     async def _make_app(self) -> web.Application:
@@ -184,16 +284,38 @@ class PasswordServer(Server):
 
     @web.middleware
     async def _require_login(self, request: web.Request, handler):
+        if request.method not in ("GET", "HEAD") and not self.origin_allowed(request):
+            raise web.HTTPForbidden(text="This page may not post here (Origin).")  # no login from other sites
         if request.path in OPEN_PATHS or self.sessions.user(request.cookies.get(COOKIE)):
             return await handler(request)
         if request.path == "/ws":
             raise web.HTTPUnauthorized(text="Log in first.")
         raise web.HTTPSeeOther("/login")
 
-    async def handle_index(self, request: web.Request):
-        if self._url_from_request:  # the address the browser used, so a tablet's websocket goes to the same place
-            self.public_url = f"{request.scheme}://{request.host}"
-        return await super().handle_index(request)
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The app's page. Its URLs come from ``--public-url``, or are relative: never from the Host header."""
+        user = self.sessions.user(request.cookies.get(COOKIE)) or ""
+        full = self.full_message(user)
+        if full is not None:
+            return web.Response(text=FULL_PAGE.format(message=html.escape(full)), content_type="text/html",
+                                status=503, headers={"Cache-Control": "no-store", "Retry-After": "60"})
+        base = self.configured_url or ""
+        if base:
+            scheme, rest = base.split(":", 1)
+            ws_url = ("wss:" if scheme.lower() == "https" else "ws:") + rest + "/ws"
+        else:
+            ws_url = "/ws"
+        try:
+            font_size = max(6, min(48, int(request.query.get("fontsize", "16"))))
+        except ValueError:
+            font_size = 16
+        context = {"font_size": font_size, "app_websocket_url": ws_url, "ping_url": "",
+                   "config": {"static": {"url": base + "/static/"}}, "application": {"name": self.title}}
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        if not base and response.text:
+            response.text = response.text.replace("</body>", WS_FROM_LOCATION + "</body>", 1)
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     def _page(self, error: str = "", status: int = 200) -> web.Response:
         err = f'<p class="error">{html.escape(error)}</p>' if error else ""
@@ -250,7 +372,9 @@ def app_command() -> str:
 
 async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                            passwords_file: Path | str | None = None, public_url: str | None = None,
-                           command: str | None = None, tables: bool = True) -> WebServer:
+                           command: str | None = None, tables: bool = True,
+                           max_sessions: int = DEFAULT_MAX_SESSIONS,
+                           max_per_user: int = DEFAULT_MAX_PER_USER) -> WebServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     With ``tables`` (the default) every app opens on the lobby of the shared tables: the table
@@ -259,9 +383,12 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     pw = Path(passwords_file) if passwords_file else default_passwords_file()
     if not read_passwords(pw):
         raise ServeError(f"No users in {pw}: add one first (unmask serve passwd USER).")
+    if public_url and origin_of(public_url) is None:
+        raise ServeError(f"--public-url must be an http:// or https:// address, not {public_url!r}.")
     sock, service = await open_tables() if tables else (None, None)
     server = PasswordServer(command or app_command(), host, port, pw, public_url=public_url,
-                            secure_cookie=bool(public_url and public_url.startswith("https")), tables_socket=sock)
+                            secure_cookie=bool(public_url and public_url.startswith("https")), tables_socket=sock,
+                            max_sessions=max_sessions, max_per_user=max_per_user)
     runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -279,12 +406,13 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
 
 
 def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_file: Path | str | None = None,
-              public_url: str | None = None, tables: bool = True, announce=print) -> None:
+              public_url: str | None = None, tables: bool = True, max_sessions: int = DEFAULT_MAX_SESSIONS,
+              max_per_user: int = DEFAULT_MAX_PER_USER, announce=print) -> None:
     """Run the web server until Ctrl+C / SIGTERM."""
 
     async def main() -> None:
         served = await start_web_server(host, port, passwords_file=passwords_file, public_url=public_url,
-                                        tables=tables)
+                                        tables=tables, max_sessions=max_sessions, max_per_user=max_per_user)
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
         stop = asyncio.Event()

@@ -12,6 +12,10 @@ from typing import Any
 
 from engine.core import IllegalAction
 
+UNDO_HELP = ("Take back your last action (and the bots' after it); never past the last moment you saw "
+             "something hidden (a card shown to you, a look, an interrogation)")
+"""What Undo does, for its key's help line and its button's tooltip on every play screen."""
+
 
 class BotLoop:
     """Run the table's bots at the app's pace; a bot that fails is reported, never fatal."""

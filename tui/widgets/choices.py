@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.containers import Grid
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button
 
@@ -79,10 +80,13 @@ class Choices(Grid, can_focus=True):
         self.set_class(self.rows <= 8, "-few")
         self._paint()
 
-    def _label(self, i: int, label: str) -> str:
-        if not self.keep_selection:
+    def _label(self, i: int, label: str) -> Content | str:
+        """The option as text, never markup: options often name players (issue 14)."""
+        if not isinstance(label, str):
             return label
-        return ("● " if i == self.selected else "  ") + label
+        if not self.keep_selection:
+            return Content(label)
+        return Content(("● " if i == self.selected else "  ") + label)
 
     def _buttons(self) -> list[Choice]:
         return list(self.query(Choice))

@@ -1,0 +1,119 @@
+"""Why is it certain: how long explanations take, for every game.
+
+On the notes of real seats (seeded games, ``solvers.explain_samples``; logs of 60 entries, or the
+whole game when it ends sooner), for each game:
+
+* ``one fact``: what a tap costs: a fresh explainer (one solve of the whole log) and one fact's
+  minimal set of notes, for every certain fact of the log in turn; median, p90 and worst, in
+  milliseconds of wall time.
+* ``sheet``: every certain fact of the log explained one after the other by one explainer, as the
+  Why view's worker does; the total per log (median and worst), and the facts per log.
+* Clue only, ``--compare``: the same with the CP-SAT core as the candidate set and without it
+  (divide and conquer from every note), oracle calls per fact, and CP-SAT's own certain facts
+  (each negated fact infeasible) against the exact counter.
+
+Run: ``python benchmarks/explain.py [--logs 8] [--games clue,mascarade,masque,ghoul] [--compare]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from solvers.explain_samples import sample
+from solvers.why import explain_module
+
+
+def logs_of(game: str, count: int, entries: int = 60) -> list[tuple[dict, list]]:
+    """``count`` sample logs, preferring those that reach ``entries`` entries."""
+    full, short = [], []
+    for seed in range(count * 6):
+        config, log = sample(game, seed, entries=entries)
+        (full if len(log) >= entries else short).append((config, log))
+        if len(full) >= count:
+            break
+    return (full + short)[:count]
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def bench(game: str, logs: list[tuple[dict, list]], **kw: object) -> dict[str, float]:
+    mod = explain_module(game)
+    make = mod.explainer
+    one: list[float] = []
+    sheets: list[float] = []
+    facts = 0
+    calls = 0
+    for config, log in logs:
+        t0 = time.perf_counter()
+        ex = make(config, log, **kw)
+        for fact in ex.facts:
+            ex.why(fact)
+        sheets.append(time.perf_counter() - t0)
+        facts += len(ex.facts)
+        calls += ex.calls
+        for fact in ex.facts:
+            t = time.perf_counter()
+            make(config, log, **kw).why(fact)
+            one.append(time.perf_counter() - t)
+    return {
+        "logs": len(logs), "entries": statistics.mean(len(lg) for _, lg in logs), "facts": facts,
+        "one_median": 1000 * statistics.median(one), "one_p90": 1000 * pct(one, 0.9), "one_max": 1000 * max(one),
+        "sheet_median": statistics.median(sheets), "sheet_max": max(sheets), "calls_per_fact": calls / max(facts, 1),
+    }
+
+
+def show(name: str, r: dict[str, float]) -> None:
+    print(f"{name:<24} {r['logs']:>4} logs, {r['entries']:5.1f} entries, {r['facts']:>5} facts | one fact: median "
+          f"{r['one_median']:6.1f} ms, p90 {r['one_p90']:6.1f} ms, worst {r['one_max']:6.0f} ms | sheet: median "
+          f"{r['sheet_median']:5.2f} s, worst {r['sheet_max']:5.2f} s | {r['calls_per_fact']:.1f} oracle calls/fact")
+
+
+def cpsat_figures(logs: list[tuple[dict, list]]) -> None:
+    from solvers.clue.explain import ClueOracle
+    from solvers.clue.model import build_problem
+
+    times, agree, core_sizes, final_sizes = [], 0, [], []
+    for config, log in logs:
+        oracle = ClueOracle(build_problem(config, log))
+        t = time.perf_counter()
+        got = oracle.cpsat_certain()
+        times.append(time.perf_counter() - t)
+        agree += got == oracle.certain(frozenset(oracle.notes))
+        ex = explain_module("clue").explainer(config, log)
+        for fact in ex.facts:
+            core = oracle.core(fact)
+            if core is not None:
+                core_sizes.append(len(core))
+                final_sizes.append(len(ex.why(fact)))
+    print(f"CP-SAT certain facts (every negated fact, one solve each): {agree}/{len(logs)} logs equal the exact "
+          f"counter; {statistics.median(times):.2f} s median per log, worst {max(times):.2f} s")
+    print(f"CP-SAT cores: mean {statistics.mean(core_sizes):.2f} notes, after the deletion pass "
+          f"{statistics.mean(final_sizes):.2f} (max core {max(core_sizes)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--logs", type=int, default=8)
+    ap.add_argument("--games", default="clue,mascarade,masque,ghoul")
+    ap.add_argument("--compare", action="store_true", help="Clue: with and without CP-SAT cores; CP-SAT facts")
+    args = ap.parse_args()
+    from ortools.sat.python import cp_model  # noqa: F401  (imported once, before any timing)
+
+    for game in args.games.split(","):
+        logs = logs_of(game, args.logs)
+        if game == "clue":
+            show("clue (CP-SAT cores)", bench(game, logs, cpsat=True))
+            if args.compare:
+                show("clue (divide & conquer)", bench(game, logs, cpsat=False))
+                cpsat_figures(logs)
+        else:
+            show(game, bench(game, logs))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""Why is a fact certain?  The smallest set of notes that proves it, for any game.
+
+A game supplies an *oracle* (:class:`Oracle`): the log entries that are notes (facts a person
+wrote down and could take back), and "which facts are certain from the config and only these
+notes".  Entries that are not notes (a turn began, someone swapped out of my sight) stay in
+every replay; a note that is left out is *weakened* to what the log would say without it, so
+leaving notes out only ever adds possible worlds.  Certainty is therefore monotone: a fact
+certain from some notes is certain from any larger set.  That is all the search below needs.
+
+:func:`explain` returns a set of notes that is
+
+* **sufficient**: the fact is certain from the config and those notes alone, and
+* **minimal**: without any one of them it is not (a *minimal* set, not necessarily the
+  smallest one; finding the smallest is NP-hard in general).
+
+Method: a small candidate set first, then a deletion pass that makes it minimal.  The
+candidate is the game's own quick answer when it has one (Clue: the core of assumption literals
+that CP-SAT returns when it proves the negated fact impossible), else a QuickXplain-style
+divide and conquer (Junker 2004) that needs O(k log n) oracle calls for an answer of k notes out
+of n.  The deletion pass drops each note in turn and keeps it out when the rest still suffices;
+by monotonicity the result is minimal.  Every oracle answer is cached by the set of notes kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, Protocol
+
+__all__ = ["Explainer", "Oracle", "explain", "minimal_sufficient"]
+
+Fact = Hashable
+_REUSE = 4  # earlier answers tried as candidates before the game's own search
+
+
+class Oracle(Protocol):
+    """What a game must give to be explained."""
+
+    @property
+    def notes(self) -> Sequence[int]:
+        """The log indices of the notes, in log order (a game may use -1 for a note in its config)."""
+        ...
+
+    def certain(self, kept: frozenset[int]) -> Sequence[Fact]:
+        """Every fact certain from the config, the non-note entries and the notes in ``kept``, in a fixed order."""
+        ...
+
+
+def minimal_sufficient(
+    holds: Callable[[frozenset[int]], bool], candidates: Sequence[int], *, shrink: bool = True
+) -> list[int]:
+    """A minimal subset S of ``candidates`` with ``holds(S)``; ``holds(candidates)`` must be true.
+
+    ``holds`` must be monotone (true on a set implies true on every superset).  ``shrink`` runs
+    the divide-and-conquer first (worth it when the candidates are many); the deletion pass
+    always runs last.
+    """
+    cand = list(candidates)
+    if holds(frozenset()):
+        return []
+    if shrink and len(cand) > 4:
+        cand = sorted(_quickxplain(holds, frozenset(), cand))
+    keep = list(cand)
+    for i in reversed(cand):
+        trial = [j for j in keep if j != i]
+        if holds(frozenset(trial)):
+            keep = trial
+    return sorted(keep)
+
+
+def _quickxplain(holds: Callable[[frozenset[int]], bool], base: frozenset[int], cand: list[int]) -> set[int]:
+    """Notes of ``cand`` that, with ``base``, suffice; minimal relative to ``base`` (Junker's QuickXplain)."""
+    # Iterative form of QX(B, delta, C) to keep the recursion shallow and explicit.
+    def qx(b: frozenset[int], delta_nonempty: bool, c: list[int]) -> set[int]:
+        if delta_nonempty and holds(b):
+            return set()
+        if len(c) == 1:
+            return set(c)
+        half = len(c) // 2
+        c1, c2 = c[:half], c[half:]
+        d2 = qx(b | frozenset(c1), bool(c1), c2)
+        d1 = qx(b | frozenset(d2), bool(d2), c1)
+        return d1 | d2
+
+    if holds(base):
+        return set()
+    return qx(base, False, cand)
+
+
+class Explainer:
+    """Explanations of every certain fact of one (config, log), sharing one oracle cache.
+
+    ``candidates(fact)``, when given, returns a sufficient set of notes quickly (or ``None``);
+    ``holds(fact, kept)``, when given, answers one fact faster than listing every certain fact.
+    """
+
+    def __init__(
+        self,
+        oracle: Oracle,
+        *,
+        candidates: Callable[[Any], Iterable[int] | None] | None = None,  # Any: each game's own kind of Fact
+        holds: Callable[[Any, frozenset[int]], bool] | None = None,
+    ) -> None:
+        self.oracle = oracle
+        self.notes = list(oracle.notes)
+        self._all = frozenset(self.notes)
+        self._cache: dict[frozenset[int], frozenset[Fact]] = {}
+        self._holds_cache: dict[tuple[Fact, frozenset[int]], bool] = {}
+        self._candidates = candidates
+        self._found: list[frozenset[int]] = []  # earlier answers, newest first
+        self._holds = holds
+        self.calls = 0
+        self.facts: list[Fact] = list(oracle.certain(self._all))
+        self._cache[self._all] = frozenset(self.facts)
+
+    def certain(self, kept: frozenset[int]) -> frozenset[Fact]:
+        """The oracle's certain facts for ``kept`` notes (cached)."""
+        got = self._cache.get(kept)
+        if got is None:
+            self.calls += 1
+            got = frozenset(self.oracle.certain(kept))
+            self._cache[kept] = got
+        return got
+
+    def holds(self, fact: Fact, kept: frozenset[int]) -> bool:
+        """Is ``fact`` certain from the notes ``kept``?"""
+        if kept in self._cache:
+            return fact in self._cache[kept]
+        key = (fact, kept)
+        got = self._holds_cache.get(key)
+        if got is None:
+            self.calls += 1
+            got = self._holds(fact, kept) if self._holds is not None else fact in self.certain(kept)
+            self._holds_cache[key] = got
+        return got
+
+    def why(self, fact: Fact) -> list[int]:
+        """A minimal sufficient set of notes for ``fact`` (log order); ValueError if it is not certain."""
+        if fact not in self._cache[self._all]:
+            raise ValueError(f"{fact!r} is not certain")
+        cand: list[int] | None = None
+        # An earlier answer often proves this fact too (a card's ✓ proves its ✗s): one check each.
+        for found in self._found[:_REUSE]:
+            if self.holds(fact, found):
+                cand = sorted(found)
+                break
+        if cand is None and self._candidates is not None:
+            got = self._candidates(fact)
+            if got is not None:
+                cand = sorted(set(got) & self._all)
+                if not self.holds(fact, frozenset(cand)):
+                    cand = None
+        shrink = cand is None
+        got = minimal_sufficient(lambda s: self.holds(fact, s), cand if cand is not None else self.notes,
+                                 shrink=shrink)
+        key = frozenset(got)
+        if got and key not in self._found:
+            self._found.insert(0, key)
+        return got
+
+    def rests_on(self, note: int) -> list[Fact]:
+        """The certain facts that would no longer be certain without ``note`` (in the facts' order)."""
+        without = self.certain(self._all - {note})
+        return [f for f in self.facts if f not in without]
+
+
+def explain(oracle: Oracle, fact: Fact) -> list[int]:
+    """One fact's minimal sufficient set of notes (see :class:`Explainer` for many)."""
+    return Explainer(oracle).why(fact)

@@ -1,0 +1,150 @@
+"""Why is a Tokyo Ghoul fact certain ("Ben has no Dove"): the notes behind it.
+
+Facts, the items of the solver's ``certain`` (for one player): ``("has", p, suit, n)`` (at least
+``n``), ``("lacks", p, suit)``, ``("at_most", p, suit, n)`` (only when ``n`` is below the hand
+size and above 0, the others being trivial or a ``lacks``), ``("hand", p, cards)``,
+``("character", p, c)`` and ``("not_character", p, c)``.
+
+Notes are what this seat saw: its hand, face-up cards, its Support token, a Suspicion's answer,
+cards revealed, a Support look, and the cards shown to it in the preliminary phase or in an
+interrogation.  Entries that move cards or record what happened (the cards I gave and received,
+an exchange, a turn, a move, an attack) stay in every replay.  A note left out is dropped, and
+for a preliminary phase or an interrogation only its ``shown`` cards are dropped.  The oracle is
+the public :func:`solvers.ghoul.solver.solve` (whatever its method), so an explanation means
+"certain by the solver from the config and these notes alone".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from solvers.explain import Explainer
+from solvers.ghoul.solver import solve
+
+__all__ = ["GhoulOracle", "fact_json", "fact_sentence", "ghoul_explainer", "note_sentence"]
+
+DROPPED = ("hand", "face_up", "support", "suspicion", "reveal", "support_look")
+SHOWN = ("preliminary", "interrogation")
+Fact = tuple[Any, ...]
+
+
+def facts_of(out: Mapping[str, Any]) -> list[Fact]:
+    """The certain facts of a solver answer, player by player in a fixed order."""
+    facts: list[Fact] = []
+    for p, c in out.get("certain", {}).items():
+        facts += [("has", p, s, n) for s, n in c.get("has", {}).items()]
+        facts += [("lacks", p, s) for s in c.get("lacks", [])]
+        size = _hand_size(out, p)
+        facts += [("at_most", p, s, n) for s, n in c.get("at_most", {}).items() if 0 < n < size]
+        if c.get("hand"):
+            facts.append(("hand", p, tuple(c["hand"])))
+        if c.get("character"):
+            facts.append(("character", p, c["character"]))
+        facts += [("not_character", p, x) for x in c.get("not_characters", [])]
+    return facts
+
+
+def _hand_size(out: Mapping[str, Any], player: str) -> int:
+    """Cards in a hand: the expected counts of one player add up to it."""
+    per = out.get("hands", {}).get(player, {})
+    return round(sum(v.get("expected", 0.0) for v in per.values()))
+
+
+class GhoulOracle:
+    """Certain facts of a Tokyo Ghoul table from the config, the events and any subset of the notes."""
+
+    def __init__(self, config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> None:
+        self.config = config
+        self.log = list(log)
+        self.notes = [i for i, e in enumerate(self.log) if self._is_note(e)]
+
+    @staticmethod
+    def _is_note(e: Any) -> bool:
+        if not isinstance(e, Mapping):
+            return False
+        t = e.get("type")
+        if t in DROPPED:
+            return not (t == "support_look" and e.get("token") is None)
+        return t in SHOWN and e.get("shown") is not None
+
+    def weakened(self, kept: frozenset[int]) -> list[Mapping[str, Any]]:
+        """The log with every note outside ``kept`` dropped (or its ``shown`` cards dropped)."""
+        notes = set(self.notes)
+        out: list[Mapping[str, Any]] = []
+        for i, e in enumerate(self.log):
+            if i in kept or i not in notes:
+                out.append(e)
+            elif e.get("type") in SHOWN:
+                out.append({k: v for k, v in e.items() if k != "shown"})
+        return out
+
+    def certain(self, kept: frozenset[int]) -> list[Fact]:
+        """Every certain fact the solver reports for the weakened log."""
+        out = solve(self.config, self.weakened(kept), advice=False)
+        if out.get("status") != "ok":
+            return []
+        return facts_of(out)
+
+
+def ghoul_explainer(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> Explainer:
+    """An :class:`Explainer` of every certain fact (SolverInputError on unreadable input)."""
+    return Explainer(GhoulOracle(config, log))
+
+
+def fact_json(fact: Fact) -> dict[str, Any]:
+    """The CLI form, e.g. ``{"player": "Ben", "lacks": "dove"}`` or ``{"player": "Ben", "has": "dove", "count": 1}``."""
+    kind, player, *rest = fact
+    if kind in ("has", "at_most"):
+        return {"player": player, kind: rest[0], "count": rest[1]}
+    if kind == "hand":
+        return {"player": player, "hand": list(rest[0])}
+    return {"player": player, kind: rest[0]}
+
+
+def fact_sentence(fact: Fact) -> str:
+    """'Ben has no Dove', 'Ben has at least 2 Coffee', 'Ben is not Hide'."""
+    kind, player, *rest = fact
+    if kind == "has":
+        return f"{player} has at least {rest[1]} {rest[0].title()}"
+    if kind == "lacks":
+        return f"{player} has no {rest[0].title()}"
+    if kind == "at_most":
+        return f"{player} has at most {rest[1]} {rest[0].title()}"
+    if kind == "hand":
+        return f"{player}'s hand is " + ", ".join(c.title() for c in rest[0])
+    if kind == "character":
+        return f"{player} is {rest[0].replace('-', ' ').title()}"
+    return f"{player} is not {rest[0].replace('-', ' ').title()}"
+
+
+def note_sentence(entry: Mapping[str, Any], me: str = "") -> str:
+    """One note in words."""
+    t = entry.get("type")
+
+    def cards(v: Any) -> str:
+        if isinstance(v, Mapping):
+            v = [s for s, n in v.items() for _ in range(int(n))]
+        return ", ".join(str(c).title() for c in (v or []))
+
+    if t == "hand":
+        return f"my hand is {cards(entry.get('cards'))}"
+    if t == "face_up":
+        return f"{entry.get('player')} has {str(entry.get('card')).title()} face up"
+    if t == "support":
+        return f"my Support token is {entry.get('token')}"
+    if t == "suspicion":
+        who = ", ".join(entry.get("players") or []) or "nobody"
+        return f"Suspicion ({entry.get('rule')}): {who} matched, everyone else did not"
+    if t == "reveal":
+        return f"{entry.get('player')} revealed {entry.get('character') or 'a character'}" + (
+            f" holding {cards(entry.get('cards'))}" if entry.get("cards") else "")
+    if t == "support_look":
+        return f"I looked at {entry.get('target')}'s Support token: {entry.get('token')}"
+    if t == "preliminary":
+        return f"my right neighbour showed me {cards(entry.get('shown'))}"
+    if t == "interrogation":
+        return f"{entry.get('by')} interrogated {entry.get('target')}; I saw {cards(entry.get('shown'))}"
+    return str(t)
+
+explainer = ghoul_explainer  # the name every game's explain module exports (solvers.why)

@@ -1,0 +1,613 @@
+"""Exact Tokyo Ghoul posteriors over the dealt hands with the hidden card flow.
+
+A *world* is the dealt deal (every player's hand, with the character assignment) together
+with every hidden choice made since: the card each player passed out of my sight in the
+preliminary phase, whether an interrogation I could not see ended in an exchange and which
+two cards moved. Its weight is the uniform deal times the probability of each hidden choice
+(the model of ``docs/ghoul.md``, "The card-flow model"); what I observed only constrains.
+
+Method: a forward pass over the log whose state is the joint holdings of all players (one
+hand index per player, encoded in one int64) with a weight per *instant-class vector* (which
+players are a character with an instant victory, the only part of the identities that hands
+depend on). Observations zero rows or columns; hidden choices expand rows and merge equal
+ones. The character assignments behind each class vector are enumerated once with
+python-constraint (all-different over the characters each player may still be).
+
+The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
+``budget`` rows, and the caller falls back to the per-player bound (``exact: false``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import constraint
+import numpy as np
+
+from engine.ghoul.data import DOVE, MASK, load_data
+from solvers.ghoul.hands import Universe, matches
+
+_CHARS = load_data().characters
+
+DEFAULT_EXCHANGE_CHANCE = 0.5
+"""The chance that an interrogation I could not see ended in an exchange (config key
+``exchange_chance``)."""
+
+BUDGET = 150_000
+"""Most joint states the exact pass keeps (rows); beyond it the caller falls back to the bound."""
+
+
+DEAL_BUDGET = 60_000
+"""Most dealt deals (rows) the exact pass starts from."""
+
+
+class TooLarge(Exception):
+    """The joint state would exceed the budget."""
+
+
+class FlowConflict(Exception):
+    """No world of positive weight fits the log."""
+
+
+@dataclass
+class FlowResult:
+    """The exact posterior: per-player hand marginals, identities and (class, hand) joints."""
+
+    total: float
+    approximate: list[str]
+    hand_probs: list[dict[int, float]]  # hand index -> p
+    identity: list[dict[str, float]]
+    char_hand: list[dict[tuple[str, int], float]]  # (character, hand index) -> p
+    states: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ characters (python-constraint)
+
+
+@lru_cache(maxsize=256)
+def assignments(domains: tuple[tuple[int, tuple[str, ...]], ...]) -> tuple[tuple[str, ...], ...]:
+    """Every one-to-one assignment of characters to the players ``domains`` lists (player,
+    characters it may be): the all-different model, solved by python-constraint."""
+    if not domains:
+        return ((),)
+    prob = constraint.Problem()
+    for q, dom in domains:
+        prob.addVariable(q, list(dom))
+    prob.addConstraint(constraint.AllDifferentConstraint(), [q for q, _ in domains])
+    sols = prob.getSolutions()
+    return tuple(sorted(tuple(s[q] for q, _ in domains) for s in sols))
+
+
+@lru_cache(maxsize=256)
+def _class_vectors(
+    dom: tuple[tuple[int, tuple[str, ...]], ...], fixed: tuple[str | None, ...], instants: tuple, n: int
+) -> tuple[tuple[tuple[str, ...], ...], list[int], list[tuple[int, ...]]]:
+    """The assignments, the class vector of each (index) and the class vectors."""
+    sols = assignments(dom)
+    unknown = [q for q, _ in dom]
+    cls = {c: (instants.index(ch.instant) if ch.instant in instants else 0) for c, ch in _CHARS.items()}
+    base = [cls[fixed[q]] if fixed[q] is not None else 0 for q in range(n)]
+    vecs: dict[tuple[int, ...], int] = {}
+    sol_vec = []
+    for sol in sols:
+        v = list(base)
+        for q, c in zip(unknown, sol, strict=True):
+            v[q] = cls[c]
+        key = tuple(v)
+        if key not in vecs:
+            vecs[key] = len(vecs)
+        sol_vec.append(vecs[key])
+    return sols, sol_vec, list(vecs)
+
+
+def possible_characters(domains: dict[int, set[str]]) -> dict[int, set[str]]:
+    """Per player, the characters it is in at least one all-different assignment (for the
+    certain facts: a character no assignment gives a player is certainly not theirs)."""
+    key = tuple(sorted((q, tuple(sorted(d))) for q, d in domains.items()))
+    out: dict[int, set[str]] = {q: set() for q in domains}
+    for sol in assignments(key):
+        for (q, _), c in zip(key, sol, strict=True):
+            out[q].add(c)
+    return out
+
+
+# ------------------------------------------------------------------ the forward pass
+
+
+class _Pass:
+    def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
+        from solvers.ghoul.hands import universe
+
+        p = self.p = problem
+        self.n = n = p.n
+        self._fixed = fixed
+        self.uni: Universe = universe(p.hand_size, p.deck)
+        uni = self.uni
+        self.nh = len(uni.hands)
+        self.counts = np.array(uni.hands, dtype=np.int64).reshape(self.nh, 5)
+        self.chance = chance
+        self.approximate: list[str] = []
+        # Transition table: give suit y, receive suit x -> new hand index or -1.
+        self.known = np.array(uni.known, dtype=np.int64)  # (5, 5, nh)
+        self.unknown = [q for q in range(n) if fixed[q] is None]
+        self._allowed = allowed
+        instants: list[tuple[int, int] | None] = [None]
+        for c in p.cast:
+            inst = _CHARS[c].instant
+            if inst and inst not in instants:
+                instants.append(inst)
+        self.instants = instants
+        self.inst_hand = [np.zeros(self.nh, dtype=bool)] + [
+            self.counts[:, s] >= k
+            for s, k in instants[1:]
+        ]
+        self.face_up: list[int | None] = [None] * n
+        self.H = np.zeros((0, n), dtype=np.int64)
+        self.lazy = False
+
+    def characters(self) -> None:
+        """The character assignments (python-constraint) grouped by instant-class vector."""
+        n, fixed, instants = self.n, self._fixed, self.instants
+        dom = tuple((q, tuple(sorted(self._allowed[q]))) for q in self.unknown)
+        self.sols, self.sol_vec, self.vecs = _class_vectors(dom, tuple(fixed), tuple(instants), n)
+        if not self.sols:
+            raise FlowConflict
+        self.nv = len(self.vecs)
+        self.vec_arr = np.array(self.vecs, dtype=np.int64).reshape(self.nv, n)
+        self.prior = np.bincount(np.array(self.sol_vec, dtype=np.int64), minlength=self.nv).astype(float)
+
+    # --- helpers
+    def mask_of(self, bits_int: int) -> np.ndarray:
+        return np.array([(bits_int >> i) & 1 for i in range(self.nh)], dtype=bool)
+
+    def restrict(self, q: int, ok_hand: np.ndarray) -> None:
+        keep = ok_hand[self.H[:, q]]
+        self.H = self.H[keep]
+        self.W = self.W[keep]
+        self._check()
+
+    def _check(self) -> None:
+        if len(self.H) == 0 or not (self.W > 0).any():
+            raise FlowConflict
+
+    def prune(self) -> None:
+        keep = (self.W > 0).any(axis=1)
+        self.H = self.H[keep]
+        self.W = self.W[keep]
+        self._check()
+
+    def _merge_rows(self, H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rows with equal columns summed into one."""
+        if len(H) > BUDGET:
+            raise TooLarge
+        if len(H) == 0:
+            raise FlowConflict
+        key = np.zeros(len(H), dtype=np.int64)
+        for q in range(H.shape[1]):
+            key = key * self.nh + H[:, q]
+        uniq, inv = np.unique(key, return_inverse=True)
+        inv = inv.ravel()
+        out = np.zeros((len(uniq), W.shape[1]))
+        for j in range(W.shape[1]):
+            out[:, j] = np.bincount(inv, weights=W[:, j], minlength=len(uniq))
+        first = np.zeros(len(uniq), dtype=np.int64)
+        first[inv] = np.arange(len(H))
+        return H[first], out
+
+    def merge(self, H: np.ndarray, W: np.ndarray) -> None:
+        self.H, self.W = self._merge_rows(H, W)
+        self.prune()
+
+    def hidden_counts(self, q: int, col: np.ndarray) -> tuple[np.ndarray, int]:
+        """Per row, the cards of each suit in ``q``'s hidden hand (holding minus face-up)."""
+        c = self.counts[col].copy()
+        size = self.p.hand_size
+        if self.p.mask:
+            u = self.face_up[q]
+            if u is None:
+                self.approximate.append(f"{self.p.names[q]}'s face-up card is unknown")
+            else:
+                c[:, u] -= 1
+                size -= 1
+        return c, size
+
+    # --- the deal
+    def deal_count(self, my_hand: tuple[int, ...] | None) -> int:
+        """How many deals (rows) :meth:`deal` would make: a count over the cards left per suit."""
+        p = self.p
+        deck = np.array(p.deck, dtype=np.int64)
+        players = self.n
+        if my_hand is not None:
+            deck = deck - np.array(my_hand)
+            players -= 1
+            if (deck < 0).any():
+                raise FlowConflict
+        shape = tuple(int(d) + 1 for d in deck)
+        a = np.zeros(shape)
+        a[(0,) * 5] = 1.0
+        fits = [h for h in self.uni.hands if all(k <= d for k, d in zip(h, deck, strict=True))]
+        for _ in range(players - 1):
+            b = np.zeros(shape)
+            for h in fits:
+                src = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
+                dst = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
+                b[dst] += a[src]
+            a = b
+        # The last hand is what is left: count the cells that leave a hand.
+        total = 0.0
+        for h in fits:
+            total += a[tuple(int(d) - k for d, k in zip(deck, h, strict=True))]
+        return int(total)
+
+    def deal(self, my_hand: tuple[int, ...] | None) -> None:
+        p, uni = self.p, self.uni
+        if self.deal_count(my_hand) > DEAL_BUDGET:
+            raise TooLarge
+        self.characters()
+        deck = np.array(p.deck, dtype=np.int64)
+        order = list(range(self.n))
+        rows = np.zeros((1, 0), dtype=np.int64)
+        rem = deck[None, :].copy()
+        w = np.ones(1)
+        inv_fact = np.array(uni.weight)
+        for q in order:
+            if q == p.me and my_hand is not None:
+                cand = np.array([uni.index[my_hand]], dtype=np.int64)
+            elif q == order[-1]:
+                cand = None
+            else:
+                cand = np.arange(self.nh, dtype=np.int64)
+            if cand is None:
+                # The last hand is what is left: look it up by a mixed-radix code of the counts.
+                radix = np.cumprod([1] + [p.hand_size + 1] * 4)
+                table = np.full((p.hand_size + 1) ** 5, -1, dtype=np.int64)
+                table[self.counts @ radix] = np.arange(self.nh)
+                code = np.minimum(rem, p.hand_size + 1) @ radix
+                over = (rem > p.hand_size).any(axis=1)
+                idx = np.where(over, -1, table[np.where(over, 0, code)])
+                ok = idx >= 0
+                rows, rem, w = rows[ok], rem[ok], w[ok]
+                rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
+                w = w * inv_fact[idx[ok]]
+                rem = rem * 0
+                continue
+            # Which candidate hands fit in what is left, per distinct remainder.
+            urem, inv = np.unique(rem, axis=0, return_inverse=True)
+            fit = (urem[:, None, :] >= self.counts[cand][None, :, :]).all(axis=2)
+            r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
+            if len(r_idx) > BUDGET:
+                raise TooLarge
+            c_rep = cand[k_idx]
+            rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
+            rem = rem[r_idx] - self.counts[c_rep]
+            w = w[r_idx] * inv_fact[c_rep]
+        if len(rows) == 0:
+            raise FlowConflict
+        self.H = rows
+        # The class vectors share every row's weight until a turn tells them apart (``expand``).
+        self.W = w[:, None]
+        self.lazy = True
+        self.prune()
+
+    def expand(self) -> None:
+        if self.lazy:
+            self.W = self.W * self.prior[None, :]
+            self.lazy = False
+
+    # --- entries
+    def face_rule(self, q: int) -> None:
+        u = self.face_up[q]
+        if u is None:
+            return
+        ok = self.counts[:, u] >= 1
+        if u != MASK:
+            ok &= self.counts[:, MASK] == 0
+        self.restrict(q, ok)
+
+    def not_claimed(self, q: int) -> None:
+        if len(self.instants) > 1:
+            self.expand()
+        for j in range(1, len(self.instants)):
+            cols = self.vec_arr[:, q] == j
+            if not cols.any():
+                continue
+            rows = self.inst_hand[j][self.H[:, q]]
+            if rows.any():
+                sub = self.W[rows]
+                sub[:, cols] = 0.0
+                self.W[rows] = sub
+        self.prune()
+
+    def contains(self, q: int, cards: tuple[int, ...], hidden: bool = True) -> None:
+        need = list(cards)
+        if hidden and self.p.mask and self.face_up[q] is not None:
+            need[self.face_up[q]] += 1
+        if sum(need) == self.p.hand_size:
+            ok = (self.counts == np.array(need)).all(axis=1)
+        else:
+            ok = (self.counts >= np.array(need)).all(axis=1)
+        self.restrict(q, ok)
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        """``a`` gives ``g`` to ``b`` and takes ``t`` from ``b`` (both seen)."""
+        na = self.known[g, t][self.H[:, a]]
+        nb = self.known[t, g][self.H[:, b]]
+        ok = (na >= 0) & (nb >= 0)
+        H = self.H[ok].copy()
+        H[:, a] = na[ok]
+        H[:, b] = nb[ok]
+        self.merge(H, self.W[ok])
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        """An interrogation I could not see: no exchange, or ``a`` gives one of his cards and takes
+        one of ``b``'s, every card equally likely. In the Mask variant the face-up cards count
+        among them; a face-up card that leaves the board, or a Mask that replaces a face-up card,
+        is seen by everyone (``changed``: the players whose face-up card changed, and how)."""
+        p = self.p
+        board = p.mask and self.face_up[a] is not None and self.face_up[b] is not None
+        if p.mask and not board:
+            self.approximate.append("a face-up card is unknown at an interrogation I could not see")
+        ca, sa = self.hidden_counts(a, self.H[:, a])
+        cb, sb = self.hidden_counts(b, self.H[:, b])
+        if board:
+            sa, sb = sa + 1, sb + 1
+
+        # Options per side: (suit, from board, count per row).
+        def options(c: np.ndarray, q: int) -> list[tuple[int, bool, np.ndarray]]:
+            opts = [(s, False, c[:, s]) for s in range(5) if c[:, s].any()]
+            if board:
+                opts.append((self.face_up[q], True, np.ones(len(c), dtype=np.int64)))
+            return opts
+
+        if len(self.H) * (1 + len(options(ca, a)) * len(options(cb, b))) > 4 * BUDGET:
+            raise TooLarge
+        Hs = [self.H]
+        Ws = [self.W * (1.0 - self.chance)]
+        if p.mask:
+            keep0 = self._face_events(self.H, a, b, False, False, changed)
+            Hs, Ws = [self.H[keep0]], [self.W[keep0] * (1.0 - self.chance)]
+        for g, g_board, ng in options(ca, a):
+            for t, t_board, nt in options(cb, b):
+                pr = self.chance * ng * nt / float(sa * sb)
+                ok = pr > 0
+                if not ok.any():
+                    continue
+                H = self.H[ok].copy()
+                H[:, a] = self.known[g, t][self.H[ok, a]]
+                H[:, b] = self.known[t, g][self.H[ok, b]]
+                w = self.W[ok] * pr[ok][:, None]
+                if p.mask:
+                    keep = self._face_events(H, a, b, g_board, t_board, changed)
+                    H, w = H[keep], w[keep]
+                Hs.append(H)
+                Ws.append(w)
+        self.merge(np.concatenate(Hs), np.concatenate(Ws))
+
+    def _face_events(
+        self, H: np.ndarray, a: int, b: int, a_left: bool, b_left: bool, changed: dict[int, int | None]
+    ) -> np.ndarray:
+        """Rows whose public face-up events match what was seen: a card left the board, or a
+        Mask received replaced a face-up card that was not a Mask (the rulebook's Mask rules)."""
+        keep = np.ones(len(H), dtype=bool)
+        for q, left in ((a, a_left), (b, b_left)):
+            u = self.face_up[q]
+            if u is None:  # unknown face-up card: already marked approximate
+                continue
+            has_mask = self.counts[H[:, q], MASK] >= 1
+            event = np.full(len(H), True) if left else (has_mask if u != MASK else np.zeros(len(H), dtype=bool))
+            keep &= event == (q in changed)
+        return keep
+
+    def preliminary(self, e: dict) -> None:
+        n, me = self.n, self.p.me
+        right, left = (me - 1) % n, (me + 1) % n
+        if e["shown"] is not None:
+            self.contains(right, e["shown"])
+        if not e["passed"]:
+            return
+        # Everyone gives one card to the right at once, chosen from the hand before the phase.
+        # Walk the ring to the right from me, one player at a time: an extra column holds the card
+        # on its way into the current player (given by the player on its left, already removed).
+        # Columns n and n + 1: the card in transit, and the card I gave (settled at the end).
+        H = np.concatenate([self.H, np.zeros((len(self.H), 2), dtype=np.int64)], axis=1)
+        W = self.W
+        order = [(me - k) % n for k in range(n)]  # me, right, ..., left
+        for q in order:
+            known = e["gave"] if q == me else (e["received"] if q == left else None)
+            cq, sq = self.hidden_counts(q, H[:, q])
+            parts = []
+            for s in range(5):
+                if known is not None and s != known:
+                    continue
+                # A card I saw given only constrains; one given out of my sight is any card of
+                # the giver's hidden hand, each equally likely.
+                pr = cq[:, s] / float(sq) if known is None else (cq[:, s] >= 1).astype(float)
+                ok = pr > 0
+                if ok.any():
+                    parts.append((ok, s, pr))
+            if not parts:
+                raise FlowConflict
+            H = np.concatenate([H[ok] for ok, _s, _pr in parts])
+            W = np.concatenate([W[ok] * pr[ok][:, None] for ok, _s, pr in parts])
+            give = np.concatenate([np.full(int(ok.sum()), s, dtype=np.int64) for ok, s, _pr in parts])
+            if q == me:
+                H[:, n + 1] = give
+            else:
+                new = self.known[give, H[:, n], H[:, q]]
+                ok = new >= 0
+                H, W, give = H[ok], W[ok], give[ok]
+                H[:, q] = new[ok]
+            H[:, n] = give
+            H, W = self._merge_rows(H, W)
+        # What is in transit now is my left neighbour's gift to me.
+        new = self.known[H[:, n + 1], H[:, n], H[:, me]]
+        ok = new >= 0
+        H, W = H[ok], W[ok]
+        H[:, me] = new[ok]
+        self.merge(H[:, :n], W)
+        for q, c in e["face_up"].items():
+            self.face_up[q] = c
+        for q in range(n):
+            self.face_rule(q)
+
+    def run(self, entries: Sequence[dict]) -> None:
+        p = self.p
+        self.me_ = p.me
+        for e in entries:
+            t = e["type"]
+            if t == "hand":
+                if "face_up" in e:
+                    self.face_up[p.me] = e["face_up"]
+                ok = (self.counts == np.array(e["cards"])).all(axis=1)
+                self.restrict(p.me, ok)
+            elif t == "preliminary":
+                self.preliminary(e)
+            elif t == "face_up":
+                self.face_up[e["player"]] = e["card"]
+                self.face_rule(e["player"])
+            elif t in ("move", "turn"):
+                self.not_claimed(e["player"])
+            elif t == "interrogation":
+                a, b = e["by"], e["target"]
+                if e["shown"] is not None:
+                    self.contains(b, e["shown"])
+                ex = e["exchange"]
+                if isinstance(ex, tuple):
+                    self.move_known(a, b, ex[0], ex[1])
+                elif ex == "unknown":
+                    self.hidden_exchange(a, b, e["face_up"])
+                for q, c in e["face_up"].items():
+                    self.face_up[q] = c
+                self.face_rule(a)
+                self.face_rule(b)
+            elif t == "suspicion":
+                rule = e["rule"]
+                m = np.array([matches(h, rule) for h in self.uni.hands], dtype=bool)
+                for q in range(self.n):
+                    self.restrict(q, m if q in e["players"] else ~m)
+            elif t == "special":
+                self.not_claimed(e["by"])
+                self.restrict(e["by"], self.counts[:, DOVE] >= 2)
+            elif t == "instant":
+                q = e["player"]
+                inst = _CHARS[e["character"]].instant
+                if inst:
+                    self.restrict(q, self.counts[:, inst[0]] >= inst[1])
+                if e["cards"] is not None:
+                    self.contains(q, e["cards"], hidden=False)
+            elif t == "reveal" and e["cards"] is not None:
+                self.contains(e["player"], e["cards"], hidden=False)
+
+    # --- results
+    def result(self) -> FlowResult:
+        self.expand()
+        n = self.n
+        tot_rows = self.W.sum(axis=1)
+        total = float(tot_rows.sum())
+        if total <= 0:
+            raise FlowConflict
+        hand_probs: list[dict[int, float]] = []
+        for q in range(n):
+            acc = np.bincount(self.H[:, q], weights=tot_rows, minlength=self.nh) / total
+            hand_probs.append({int(i): float(acc[i]) for i in np.nonzero(acc > 0)[0]})
+        # Identities and (character, hand) joints: each class vector's weight is shared by the
+        # assignments behind it.
+        per_vec_hand = []  # per player: (nh, nv) weights
+        nv = self.W.shape[1]
+        cols = np.arange(nv)
+        for q in range(n):
+            idx = (self.H[:, q][:, None] * nv + cols[None, :]).ravel()
+            m = np.bincount(idx, weights=self.W.ravel(), minlength=self.nh * nv).reshape(self.nh, nv)
+            per_vec_hand.append(m / total)
+        vec_count = self.prior
+        identity = [dict[str, float]() for _ in range(n)]
+        char_hand = [dict[tuple[str, int], float]() for _ in range(n)]
+        for q in range(n):
+            if q not in self.unknown:
+                c = self._fixed[q]
+                identity[q][c] = 1.0
+                col = per_vec_hand[q].sum(axis=1)
+                for hi in np.nonzero(col > 0)[0]:
+                    char_hand[q][(c, int(hi))] = float(col[hi])
+        # Per unknown player: (class vector x character) share of the assignments behind it.
+        chars = sorted({c for sol in self.sols for c in sol})
+        cidx = {c: k for k, c in enumerate(chars)}
+        for k, q in enumerate(self.unknown):
+            share = np.zeros((self.nv, len(chars)))
+            for sol, v in zip(self.sols, self.sol_vec, strict=True):
+                share[v, cidx[sol[k]]] += 1.0 / vec_count[v]
+            m = per_vec_hand[q] @ share  # type: ignore[assignment]  # (nh, characters), floats
+            for j, c in enumerate(chars):
+                col = m[:, j]
+                mass = float(col.sum())
+                if mass <= 0:
+                    continue
+                identity[q][c] = mass
+                for hi in np.nonzero(col > 0)[0]:
+                    char_hand[q][(c, int(hi))] = float(col[hi])
+        return FlowResult(
+            total=total,
+            approximate=sorted(set(self.approximate)),
+            hand_probs=hand_probs,
+            identity=identity,
+            char_hand=char_hand,
+            states=len(self.H),
+            extra={"H": self.H, "W": self.W, "sols": self.sols, "sol_vec": self.sol_vec, "unknown": self.unknown},
+        )
+
+    # (sampling lives with the result: see :func:`sample`)
+
+
+def _my_dealt_hand(problem: Any, entries: Sequence[dict]) -> tuple[int, ...] | None:
+    """My dealt hand, when a ``hand`` entry comes before anything could change my cards."""
+    me = problem.me
+    for e in entries:
+        t = e["type"]
+        if t == "hand":
+            return e["cards"]
+        if t == "preliminary":
+            return None
+        if t == "interrogation" and me in (e["by"], e["target"]) and e["exchange"] != "none":
+            return None
+    return None
+
+
+def solve_flow(
+    problem: Any,
+    fixed: list[str | None],
+    allowed: list[set[str]],
+    subset: Sequence[int] | None = None,
+    chance: float = DEFAULT_EXCHANGE_CHANCE,
+) -> FlowResult | None:
+    """The exact posterior of the card-flow model for ``problem`` (or the entries in ``subset``);
+    ``None`` when the joint state is over the budget; raises :class:`FlowConflict`."""
+    entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
+    ps = _Pass(problem, fixed, allowed, chance)
+    try:
+        ps.deal(_my_dealt_hand(problem, entries))
+        ps.run(entries)
+    except TooLarge:
+        return None
+    return ps.result()
+
+
+def sample(fr: FlowResult, fixed: list[str | None], rng: Any) -> tuple[list[int], list[str]]:
+    """One world drawn exactly from the posterior: (hand index per player, characters)."""
+    H, W = fr.extra["H"], fr.extra["W"]
+    flat = W.ravel()
+    x = rng.random() * float(flat.sum())
+    k = int(np.searchsorted(np.cumsum(flat), x, side="right"))
+    k = min(k, len(flat) - 1)
+    while flat[k] <= 0:
+        k -= 1
+    row, vec = divmod(k, W.shape[1])
+    pool = [s for s, v in zip(fr.extra["sols"], fr.extra["sol_vec"], strict=True) if v == vec]
+    pick = pool[int(rng.random() * len(pool)) % len(pool)]
+    chars = [c or "" for c in fixed]
+    for q, c in zip(fr.extra["unknown"], pick, strict=True):
+        chars[q] = c
+    return [int(h) for h in H[row]], chars

@@ -1,0 +1,55 @@
+"""``why``: every certain fact of a game's notes with the notes that prove it (the CLI's ``--explain``).
+
+Each game's ``solvers/<game>/explain.py`` exports ``explainer(config, log)`` (an
+:class:`solvers.explain.Explainer`), ``fact_json``, ``fact_sentence`` and ``note_sentence``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["explain_module", "iter_why", "why_json"]
+
+
+def explain_module(game: str) -> Any:
+    """The game's explain module (``solvers.<game>.explain``)."""
+    return importlib.import_module(f"solvers.{game}.explain")
+
+
+def iter_why(
+    game: str, config: Any, log: Any, *, stop: Callable[[], bool] | None = None
+) -> Iterator[tuple[Any, list[int]]]:
+    """(fact, notes) for each certain fact in the solver's order, one at a time (a worker shows them as
+    they come and stops when ``stop()`` says so)."""
+    ex = explain_module(game).explainer(config, log)
+    for fact in ex.facts:
+        if stop is not None and stop():
+            return
+        yield fact, ex.why(fact)
+
+
+def why_json(game: str, config: Any, log: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    """The ``"why"`` list (``{"fact": <an item of "certain">, "entries": [log indices]}`` per certain
+    fact) and the same reasons as sentences for the readable output."""
+    mod = explain_module(game)
+    me = str(config.get("me", "")) if isinstance(config, dict) else ""
+    items: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for fact, notes in iter_why(game, config, log):
+        item = mod.fact_json(fact)
+        if item is None:
+            continue
+        items.append({"fact": item, "entries": notes})
+        lines.append(reason(mod, fact, notes, log, me))
+    return items, lines
+
+
+def reason(mod: Any, fact: Any, notes: list[int], log: Any, me: str) -> str:
+    """'#3 Cat could not show ...; #9 ...; so the Arakh is at Bob' (log order)."""
+    said = mod.fact_sentence(fact)
+    if not notes:
+        return f"{said[0].upper()}{said[1:]}: no note needed (the setup and the events logged)."
+    parts = [f"#{i} {mod.note_sentence(log[i], me)}" if i >= 0 else mod.note_sentence(None, me) for i in notes]
+    return "; ".join(parts) + f"; so {said}."

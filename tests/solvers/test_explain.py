@@ -1,0 +1,153 @@
+"""Why is it certain: every explanation is sufficient and minimal, judged by each game's own solver.
+
+The logs are real: seeded bot games, one seat's view turned into its assist session by the game's
+observation path (``solvers.explain_samples``). "Sufficient" means the public ``solve`` of the
+config and only those notes (the other notes left out, or weakened as the game's oracle documents)
+still reports the fact certain; "minimal" means that without any one of them it does not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from solvers.clue.explain import ClueOracle, clue_explainer
+from solvers.clue.model import build_problem
+from solvers.clue.solver import solve as clue_solve
+from solvers.explain import minimal_sufficient
+from solvers.explain_samples import sample
+from solvers.ghoul.explain import GhoulOracle, facts_of, ghoul_explainer
+from solvers.ghoul.solver import solve as ghoul_solve
+from solvers.mascarade.explain import MascaradeOracle, mascarade_explainer
+from solvers.mascarade.solver import solve as mascarade_solve
+from solvers.masque.explain import NOTE_TYPES, masque_explainer
+from solvers.masque.solver import solve as masque_solve
+
+# ------------------------------------------------------------------ the solver's own verdicts
+
+
+def clue_certain(config, log, kept) -> set:
+    sol = clue_solve(config, [log[i] for i in sorted(kept)])
+    assert sol.status == "ok"
+    out = {("at", c, h) for c, h in sol.certain.items()}
+    out |= {("not", c, h) for c, row in sol.holders.items() for h, p in row.items() if p == 0.0}
+    return out
+
+
+def masque_certain(config, log, kept) -> set:
+    out = masque_solve(config, [e for i, e in enumerate(log) if i in kept or e["type"] not in NOTE_TYPES])
+    assert out["status"] == "ok"
+    return {("safe", x) for x in out["certain"]["safe"]} | {("deadly", x) for x in out["certain"]["deadly"]}
+
+
+def mascarade_certain(config, log, kept) -> set:
+    cfg, weak = MascaradeOracle(config, log).weakened(frozenset(kept))
+    out = mascarade_solve(cfg, weak, advice=False)
+    assert out["status"] == "ok"
+    c = out["certain"]
+    return {("at", p, m) for p, m in c["at"].items()} | {("not", p, m) for p, ms in c["not"].items() for m in ms}
+
+
+def ghoul_certain(config, log, kept) -> set:
+    out = ghoul_solve(config, GhoulOracle(config, log).weakened(frozenset(kept)), advice=False)
+    assert out["status"] == "ok"
+    return set(facts_of(out))
+
+
+GAMES = {
+    "clue": (clue_explainer, clue_certain),
+    "masque": (masque_explainer, masque_certain),
+    "mascarade": (mascarade_explainer, mascarade_certain),
+    "ghoul": (ghoul_explainer, ghoul_certain),
+}
+
+
+def check(game: str, seed: int, entries: int, max_facts: int = 40) -> int:
+    make, certain = GAMES[game]
+    config, log = sample(game, seed, entries=entries)
+    ex = make(config, log)
+    everything = frozenset(ex.notes)
+    assert set(ex.facts) == certain(config, log, everything), "the oracle reports what the solver reports"
+    facts = ex.facts[:: max(1, len(ex.facts) // max_facts)]
+    for fact in facts:
+        notes = ex.why(fact)
+        assert notes == sorted(notes) and set(notes) <= everything
+        assert fact in certain(config, log, notes), f"{game} {seed}: {fact} is not certain from {notes}"
+        for i in notes:
+            rest = [j for j in notes if j != i]
+            assert fact not in certain(config, log, rest), f"{game} {seed}: {fact} needs no note {i}"
+    return len(facts)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("seed", range(3))
+def test_every_explanation_is_sufficient_and_minimal(game, seed):
+    assert check(game, seed, 40, 25) > 0
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("seed", range(3, 40))
+def test_every_explanation_is_sufficient_and_minimal_soak(game, seed):
+    check(game, seed, 60, 200)
+
+
+# ------------------------------------------------------------------ the generic engine
+
+
+def test_the_search_finds_a_minimal_set_for_any_monotone_test():
+    """holds(S) iff S contains one of the sets below: the answer contains one and no smaller one."""
+    needs = [{2, 7, 11}, {3, 4}, {19}]
+    for order in itertools.permutations(needs):
+        def holds(s, order=order):
+            return any(n <= s for n in order)
+
+        got = set(minimal_sufficient(holds, range(20)))
+        assert holds(got)
+        assert all(not holds(got - {i}) for i in got)
+
+
+def test_a_fact_true_from_the_setup_alone_needs_no_note():
+    assert minimal_sufficient(lambda s: True, range(5)) == []
+
+
+# ------------------------------------------------------------------ CP-SAT serves Clue
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_cpsat_finds_exactly_the_certain_facts_of_the_counter(seed):
+    """Issue 13: CP-SAT's certain facts (each negated fact infeasible) equal the exact counter's."""
+    config, log = sample("clue", seed, entries=30)
+    oracle = ClueOracle(build_problem(config, log))
+    assert oracle.cpsat_certain() == oracle.certain(frozenset(oracle.notes))
+
+
+def test_a_cpsat_core_is_sufficient():
+    config, log = sample("clue", 1, entries=30)
+    oracle = ClueOracle(build_problem(config, log))
+    for fact in oracle.certain(frozenset(oracle.notes))[:20]:
+        core = oracle.core(fact)
+        assert core is not None and oracle.holds(fact, frozenset(core))
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def test_solve_explain_gives_one_reason_per_certain_card(tmp_path):
+    from tui.cli import app
+
+    config, log = sample("clue", 2, entries=30)
+    path = tmp_path / "clue.json"
+    path.write_text(json.dumps({"format": "unmask-session/1", "game": "clue", "mode": "assist",
+                                "config": config, "log": log}))
+    res = CliRunner().invoke(app, ["solve", "clue", str(path), "--json", "--explain"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert [w["fact"] for w in out["why"]] == [{"card": c, "holder": h} for c, h in out["certain"].items()]
+    for w in out["why"]:
+        assert ("at", w["fact"]["card"], w["fact"]["holder"]) in clue_certain(config, log, w["entries"])
+    readable = CliRunner().invoke(app, ["solve", "clue", str(path), "--explain"])
+    assert readable.exit_code == 0 and "Why" in readable.output and "; so " in readable.output

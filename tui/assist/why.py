@@ -1,0 +1,178 @@
+"""The "Why is it certain?" view every assistant opens on a certain fact.
+
+It lists the chosen certain facts (one, or the facts of one sheet row) and, under each, the
+fewest notes that prove it, as sentences in log order, then "so …". The explanations come from
+:mod:`solvers.explain` in an exclusive, cancellable thread worker, fact by fact as they are
+found. Highlighting a note shows which certain facts would no longer be certain without it;
+tapping it (or Enter) closes the view with that note's index, and the assistant jumps to the note
+to edit it. Esc or Back returns to the assistant unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from solvers.why import explain_module
+
+FactFilter = Callable[[Any], bool]
+
+
+def note_label(mod: Any, log: list[Any], i: int, me: str) -> str:
+    """'#4 Cat could not show …' (numbered as the assistant's log shows it, from 1)."""
+    if i < 0:
+        return "· " + mod.note_sentence(None, me)
+    return f"#{i + 1} " + mod.note_sentence(log[i], me)
+
+
+class WhyScreen(ModalScreen[int | None]):
+    """Dismisses with the log index of a tapped note (jump there to edit it), or None."""
+
+    DEFAULT_CSS = """
+    WhyScreen { align: center middle; }
+    WhyScreen #why-box { width: 96%; max-width: 110; height: 90%; border: round $accent;
+                         background: $surface; padding: 0 1; }
+    WhyScreen #why-title { text-style: bold; height: auto; }
+    WhyScreen #why-list { height: 1fr; border: none; }
+    WhyScreen #why-rests { height: auto; max-height: 4; color: $text-muted; }
+    WhyScreen #why-buttons { height: 3; align-horizontal: right; }
+    """
+
+    BINDINGS: ClassVar = [Binding("escape", "back", "Back", id="why.back")]
+
+    def __init__(self, game: str, config: dict[str, Any], log: list[Any], *, title: str,
+                 wanted: FactFilter | None = None, first: Any = None) -> None:
+        super().__init__()
+        self.game = game
+        self.mod = explain_module(game)
+        self.config = config
+        self.notes_log = log
+        self.me = str(config.get("me", "")) if isinstance(config, dict) else ""
+        self.title_text = title
+        self.wanted = wanted
+        self.first = first
+        self.explainer: Any = None
+        self.done = False
+        self.shown: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="why-box"):
+            yield Static(self.title_text, id="why-title")
+            yield OptionList(id="why-list")
+            yield Static("Finding the notes behind each fact…", id="why-rests")
+            with Horizontal(id="why-buttons"):
+                yield Button("Back (Esc)", id="why-back", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#why-list", OptionList).focus()
+        self._explain()
+
+    # ------------------------------------------------------------------ the worker
+
+    @work(thread=True, exclusive=True, group="why", exit_on_error=False)
+    def _explain(self) -> None:
+        worker = get_current_worker()
+        try:
+            ex = self.mod.explainer(self.config, self.notes_log)
+        except Exception as e:  # an unreadable log: the assistant already shows why
+            self.app.call_from_thread(self._failed, str(e))
+            return
+        self.explainer = ex
+        facts = [f for f in ex.facts if self.wanted is None or self.wanted(f)]
+        if self.first in facts:
+            facts.remove(self.first)
+            facts.insert(0, self.first)
+        for fact in facts:
+            if worker.is_cancelled:
+                return
+            notes = ex.why(fact)
+            if worker.is_cancelled:
+                return
+            self.app.call_from_thread(self._add, fact, notes)
+        self.app.call_from_thread(self._finished, len(facts))
+
+    def _failed(self, message: str) -> None:
+        self.done = True
+        self.query_one("#why-rests", Static).update(f"Cannot explain: {message}")
+
+    def _add(self, fact: Any, notes: list[int]) -> None:
+        ol = self.query_one("#why-list", OptionList)
+        k = len(self.shown)
+        self.shown.append(fact)
+        said = self.mod.fact_sentence(fact)
+        said = said[0].upper() + said[1:]
+        options: list[Option | None] = [] if k == 0 else [None]
+        options.append(Option(f"• {said}. Why:", disabled=True))
+        if not notes:
+            options.append(Option("   no note needed: it follows from the setup and the events logged.", disabled=True))
+        for i in notes:
+            options.append(Option("   " + note_label(self.mod, self.notes_log, i, self.me), id=f"note-{k}-{i}"))
+        if notes:
+            options.append(Option(f"   so {self.mod.fact_sentence(fact)}.", disabled=True))
+        ol.add_options(options)
+        if k == 0 and notes:
+            ol.highlighted = 1
+
+    def _finished(self, count: int) -> None:
+        self.done = True
+        rests = self.query_one("#why-rests", Static)
+        if count == 0:
+            rests.update("Nothing here is certain yet.")
+        elif self.query_one("#why-list", OptionList).highlighted is None:
+            rests.update("Tap a note to jump to it and edit it.")
+
+    # ------------------------------------------------------------------ notes
+
+    @staticmethod
+    def _note_of(option_id: str | None) -> int | None:
+        if not option_id or not option_id.startswith("note-"):
+            return None
+        return int(option_id.rsplit("-", 1)[1])
+
+    @on(OptionList.OptionHighlighted, "#why-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        note = self._note_of(event.option.id)
+        if note is not None and self.explainer is not None:
+            self._rests(note)
+
+    @work(thread=True, exclusive=True, group="rests", exit_on_error=False)
+    def _rests(self, note: int) -> None:
+        worker = get_current_worker()
+        lost = self.explainer.rests_on(note)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_rests, note, lost)
+
+    def _show_rests(self, note: int, lost: list[Any]) -> None:
+        label = "the opening" if note < 0 else f"note #{note + 1}"
+        if not lost:
+            text = f"Without {label} everything certain stays certain."
+        else:
+            said = [self.mod.fact_sentence(f) for f in lost]
+            more = f" and {len(said) - 6} more" if len(said) > 6 else ""
+            text = f"Without {label}, {len(lost)} fact(s) would no longer be certain: " + "; ".join(said[:6]) + more
+        self.query_one("#why-rests", Static).update(text + "  · Tap or Enter: jump to it and edit it.")
+
+    @on(OptionList.OptionSelected, "#why-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        note = self._note_of(event.option.id)
+        if note is not None:
+            self.workers.cancel_group(self, "why")
+            self.dismiss(note)
+
+    @on(Button.Pressed, "#why-back")
+    def _back(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_back()
+
+    def action_back(self) -> None:
+        self.workers.cancel_group(self, "why")
+        self.dismiss(None)
