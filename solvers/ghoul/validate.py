@@ -66,8 +66,8 @@ def validate_config(config: Any) -> list[str]:
 
 
 def _player(c: Check, value: Any, key: str, names: list[str]) -> None:
-    if not (is_int(value) and 0 <= value < len(names)):
-        c.string(value, key, names, label="the players")
+    """Players are written by name (the assistant prints them as they are written)."""
+    c.string(value, key, names, label="the players")
 
 
 def _opt_player(c: Check, value: Any, key: str, names: list[str]) -> None:

@@ -74,7 +74,10 @@ def validate_config(config: Any) -> tuple[list[str], list[str], list[str]]:
     c.optional(config.get("court"), "court", c.integer, 0)
     order = config.get("order")
     if order is not None:
-        c.list_of(order, "order", lambda v, k: v if is_int(v) and 0 <= v < n else c.string(v, k, names), n, n)
+        if isinstance(order, list) and order and all(is_int(v) for v in order):
+            c.list_of(order, "order", lambda v, k: c.integer(v, k, 0, n - 1), n, n)
+        else:  # names, or else one message that says what is wanted
+            c.list_of(order, "order", lambda v, k: c.string(v, k, names, label="the players"), n, n, "players")
     prior = config.get("swap_prior")
     if isinstance(prior, dict):
         for k, v in prior.items():
