@@ -9,6 +9,22 @@ import time
 import asyncssh
 import pyte
 
+from tui.serve.ssh import add_password, default_passwords_file, start_ssh_server
+
+
+async def serving_ssh(scenario, users: dict[str, str], **kw):
+    """Run ``scenario(server)`` against an SSH server on loopback that knows ``users``; always close it."""
+    for user, password in users.items():
+        add_password(user, password)
+    kw.setdefault("passwords_file", default_passwords_file())
+    kw.setdefault("tables", False)
+    server = await start_ssh_server("127.0.0.1", 0, **kw)
+    try:
+        return await scenario(server)
+    finally:
+        server.close()
+        await server.wait_closed()
+
 
 class Term:
     """One SSH session with a pty; ``text()`` is what a person would see now."""

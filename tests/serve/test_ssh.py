@@ -7,13 +7,12 @@ import time
 
 import asyncssh
 import pytest
-from sshterm import Term
+from sshterm import Term, serving_ssh
 
 from tui.serve.ssh import (
     ServeError,
     add_password,
     check_password,
-    default_passwords_file,
     host_key_path,
     load_or_create_host_key,
     read_passwords,
@@ -28,15 +27,7 @@ def run(coro, timeout: float = 45.0):
 
 
 async def serving(scenario, **kw):
-    add_password("alice", "secret")
-    kw.setdefault("passwords_file", default_passwords_file())
-    kw.setdefault("tables", False)
-    server = await start_ssh_server("127.0.0.1", 0, **kw)
-    try:
-        return await scenario(server)
-    finally:
-        server.close()
-        await server.wait_closed()
+    return await serving_ssh(scenario, {"alice": "secret"}, **kw)
 
 
 async def wait_no_sessions(server, timeout: float = 8.0) -> None:

@@ -11,10 +11,9 @@ import time
 
 import asyncssh
 import pytest
-from sshterm import Term
+from sshterm import Term, serving_ssh
 
 from tui.serve.auth import AuthGuard, AuthLimits
-from tui.serve.ssh import add_password, default_passwords_file, start_ssh_server
 from tui.storage import data_dir
 
 HOME = "Hidden-information board games"
@@ -26,17 +25,8 @@ def run(coro, timeout: float = 60.0):
 
 
 async def serving(scenario, **kw):
-    add_password("alice", "secret")
-    add_password("bob", "hunter2")
-    kw.setdefault("passwords_file", default_passwords_file())
-    kw.setdefault("tables", False)
     kw.setdefault("warm", False)
-    server = await start_ssh_server("127.0.0.1", 0, **kw)
-    try:
-        return await scenario(server)
-    finally:
-        server.close()
-        await server.wait_closed()
+    return await serving_ssh(scenario, {"alice": "secret", "bob": "hunter2"}, **kw)
 
 
 class Guesser(asyncssh.SSHClient):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import aiohttp
 import pytest
+from webclient import first_frames
 
 from tui.serve.auth import AuthLimits
 from tui.serve.ssh import ServeError, add_password
@@ -52,20 +52,8 @@ def test_login_required_then_the_app_is_served():
                 page = await r.text()
                 assert r.status == 200 and 'data-session-websocket-url="/ws"' in page  # relative: see test_web_limits
                 # The websocket runs the app: its first frames carry the lobby (the served app's root).
-                got = bytearray()
                 async with s.ws_connect(base + "/ws?width=100&height=40") as ws:
-                    deadline = time.monotonic() + 30
-                    while b"Shared tables" not in got and time.monotonic() < deadline:
-                        try:
-                            msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-                        except TimeoutError:
-                            break
-                        if msg.type == aiohttp.WSMsgType.BINARY:
-                            got += msg.data
-                        elif msg.type == aiohttp.WSMsgType.TEXT:
-                            got += msg.data.encode()
-                        else:
-                            break
+                    got = await first_frames(ws, b"Shared tables", text=True)
                 assert b"Shared tables" in got and b"Hidden-information" not in got
                 # Logging out ends the session.
                 r = await s.get(base + "/logout", allow_redirects=False)

@@ -12,6 +12,7 @@ import time
 
 import aiohttp
 import pytest
+from webclient import first_frames
 
 from tui.serve.ssh import ServeError, add_password
 from tui.serve.web import start_web_server
@@ -26,21 +27,6 @@ async def logged_in(base: str, user: str = "alice", password: str = "secret") ->
     r = await s.post(base + "/login", data={"user": user, "password": password}, allow_redirects=False)
     assert r.status == 303
     return s
-
-
-async def first_frames(ws: aiohttp.ClientWebSocketResponse, want: bytes, timeout: float = 30) -> bytes:
-    got = bytearray()
-    deadline = time.monotonic() + timeout
-    while want not in got and time.monotonic() < deadline:
-        try:
-            msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-        except TimeoutError:
-            break
-        if msg.type == aiohttp.WSMsgType.BINARY:
-            got += msg.data
-        elif msg.type != aiohttp.WSMsgType.TEXT:
-            break
-    return bytes(got)
 
 
 def test_the_page_never_repeats_the_host_header():

@@ -32,6 +32,12 @@ def _screen(pilot: Pilot) -> ClueAssistScreen:
     raise AssertionError("no assistant screen")
 
 
+async def _settled(pilot: Pilot) -> ClueAssistScreen:
+    """The assistant screen once its workers are done."""
+    await settle(pilot)
+    return _screen(pilot)
+
+
 async def _tap(pilot: Pilot, selector: str) -> None:
     await pilot.click(selector)  # waits for the screen to process the click
 
@@ -97,8 +103,7 @@ async def test_a_whole_game_by_taps_until_the_envelope_is_certain() -> None:
         await _tap(pilot, "#ax-board-0")
         await _tap(pilot, "#ax-me-0")
         await _tap(pilot, "#ax-start")
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         assert screen.mode == "main" and screen.config["players"] == players
         sid = screen.session_id
         assert sid is not None
@@ -157,8 +162,7 @@ async def test_a_whole_game_by_taps_until_the_envelope_is_certain() -> None:
 async def test_an_impossible_entry_is_kept_highlighted_and_undo_restores() -> None:
     app = AssistApp("table", sample_session())
     async with app.run_test(size=TABLET) as pilot:
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         good = screen.solution
         assert screen.state == "ok" and good is not None
         # Bob "shows me" Margaery Tyrell, who is in my own hand.
@@ -189,8 +193,7 @@ async def test_an_impossible_entry_is_kept_highlighted_and_undo_restores() -> No
 async def test_edit_and_delete_are_undoable_and_survive_a_resume() -> None:
     app = AssistApp("edits", sample_session())
     async with app.run_test(size=TABLET) as pilot:
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         await _tap(pilot, "#ax-entry-2")
         assert screen.query_one("#ax-log", LogList).selected == 2
         await _open(pilot, "#ax-do-edit")
@@ -206,8 +209,7 @@ async def test_edit_and_delete_are_undoable_and_survive_a_resume() -> None:
         assert len(screen.entries) == 4
     resumed = AssistApp("edits")
     async with resumed.run_test(size=TABLET) as pilot:
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         assert len(screen.entries) == 4 and screen.state == "ok"
         await _tap(pilot, "#ax-do-undo")  # undoes the delete, even after a resume
         await settle(pilot)
@@ -221,8 +223,7 @@ async def test_edit_and_delete_are_undoable_and_survive_a_resume() -> None:
 async def test_keys_open_a_dialog_pick_and_save() -> None:
     app = AssistApp("keys", sample_session())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         await pilot.press("a")  # a wrong accusation, keyboard only
         await pilot.pause(0.1)
         await pilot.press("space", "tab", "right", "space", "tab", "down", "space", "tab", "right", "space")
@@ -299,8 +300,7 @@ async def test_a_session_loaded_with_a_contradiction_shows_the_notes_before_it()
     assert data["format"] == "unmask-session/1" and data["mode"] == "assist"
     app = AssistApp("loaded")
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         assert screen.state == "contradiction" and 5 in screen.conflict
         assert screen.solution is not None and screen.solution["status"] == "ok"  # the log before #6
         assert screen.current_view == "log"  # narrow: the highlighted entries are what matters now
@@ -312,8 +312,7 @@ async def test_a_centre_pile_reveal_is_tapped_in_and_shown_on_the_sheet() -> Non
     hand = sample_log()[0]
     app = AssistApp("centre", Session(game="clue", mode="assist", config=cfg, log=[hand]))
     async with app.run_test(size=TABLET) as pilot:
-        await settle(pilot)
-        screen = _screen(pilot)
+        screen = await _settled(pilot)
         sheet = screen.query_one("#ax-sheet", SheetTable)
         assert sheet.holders == ["Ann", "Bob", "Cat", "envelope", "centre"]
         assert screen.query_one("#ax-do-face_up").disabled  # nothing lies face up in this variant
