@@ -25,6 +25,7 @@ from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
 from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
+from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class SheetTable(DataTable):
             self.post_message(self.MarkRequested(event.coordinate.row, event.coordinate.column))
 
 
-class PlayScreen(BotLoop, Screen):
+class PlayScreen(BotLoop, DrawOnce, Screen):
     """Board, hand, detective sheet, log, and an action bar; bots play on a timer."""
 
     HELP_TITLE = "Clue: play"
@@ -196,14 +197,6 @@ class PlayScreen(BotLoop, Screen):
         self.call_after_refresh(self.action_results)
 
     # ----------------------------------------------------------------- drawing
-
-    def _put(self, selector: str, content: str | Text) -> None:
-        """Update a Static only when its content changed (a redraw of the same text costs a layout)."""
-        key = content.markup if isinstance(content, Text) else content
-        if self._drawn.get(selector) != key:
-            self._drawn[selector] = key
-            # Text, not markup: names chosen by players are drawn as they are (issue 14).
-            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view

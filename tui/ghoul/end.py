@@ -5,26 +5,17 @@ from __future__ import annotations
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from tui.ghoul import model as m
-from tui.widgets.choices import Btn
+from tui.screens.end import GameEndScreen
 from tui.widgets.scroll import ScrollButtons
 
 
-class EndScreen(Screen):
+class EndScreen(GameEndScreen):
     """Built from the final view only (the result reveals every character), so it holds no game."""
 
-    BINDINGS = [
-        Binding("n", "new_game", "New game", id="end-new"),
-        Binding("h", "home", "Home", id="end-home"),
-        Binding("b", "board", "Board & log", id="end-board"),
-        Binding("q", "app.quit", "Quit", id="end-quit"),
-    ]
-    HELP_TITLE = "Game over"
     DEFAULT_CSS = """
     #gh-end-box { height: 1fr; padding: 0 1; }
     #gh-end-title { text-style: bold; color: $text-primary; width: 100%; content-align: center middle; }
@@ -74,9 +65,7 @@ class EndScreen(Screen):
             with VerticalScroll(id="gh-end-scroll"):
                 yield Static(id="gh-end-rows")
             with Horizontal(id="gh-end-buttons"):
-                yield Btn("New game (n)", id="end-new", variant="primary")
-                yield Btn("Home (h)", id="end-home")
-                yield Btn("Board (b)", id="end-board")
+                yield from self.end_buttons(quit=False)
                 yield ScrollButtons("#gh-end-scroll", id="gh-end-scrollbtn")
         yield Footer()
 
@@ -85,15 +74,3 @@ class EndScreen(Screen):
 
     def action_new_game(self) -> None:
         self.app.action_new_game("ghoul")  # type: ignore[attr-defined]
-
-    def action_home(self) -> None:
-        self.app.action_home()  # type: ignore[attr-defined]
-
-    def action_board(self) -> None:
-        self.app.pop_screen()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"end-new": self.action_new_game, "end-home": self.action_home, "end-board": self.action_board}
-        action = actions.get(event.button.id or "")
-        if action:
-            action()

@@ -25,6 +25,7 @@ from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 from tui.ghoul import model as m
 from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
+from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
 from tui.widgets.scroll import ScrollButtons
 
@@ -61,7 +62,7 @@ class LocationCell(Static):
         self.post_message(self.Clicked(self.place))
 
 
-class PlayScreen(BotLoop, Screen):
+class PlayScreen(BotLoop, DrawOnce, Screen):
     """The ring, the players, your character and the log; an action bar; bots play on a timer."""
 
     HELP_TITLE = "Tokyo Ghoul: play"
@@ -195,13 +196,6 @@ class PlayScreen(BotLoop, Screen):
         self.call_after_refresh(self.action_results)
 
     # ----------------------------------------------------------------- drawing
-
-    def _put(self, selector: str, content: Any) -> None:
-        key = content.markup if isinstance(content, Text) else content
-        if self._drawn.get(selector) != key:
-            self._drawn[selector] = key
-            # Text, not markup: names chosen by players are drawn as they are (issue 14).
-            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _wide(self) -> bool:
         return self.app.size.width >= 110

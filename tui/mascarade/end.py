@@ -5,25 +5,17 @@ from __future__ import annotations
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from tui.mascarade.model import REASONS, mask_name, place_label, winners_text
-from tui.widgets.choices import Btn
+from tui.screens.end import GameEndScreen, end_bindings
 
 
-class EndScreen(Screen):
+class EndScreen(GameEndScreen):
     """Built from plain data (the final view and the final cards), so it holds no game."""
 
-    BINDINGS = [
-        Binding("n", "new_game", "New game", id="end-new"),
-        Binding("h", "home", "Home", id="end-home"),
-        Binding("b", "board", "Table & log", id="end-board"),
-        Binding("q", "app.quit", "Quit", id="end-quit"),
-    ]
-    HELP_TITLE = "Game over"
+    BINDINGS = end_bindings("Table & log")
     DEFAULT_CSS = """
     #mq-end-box { width: 78; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
                   background: $surface; padding: 0 1; }
@@ -62,24 +54,5 @@ class EndScreen(Screen):
             with VerticalScroll(id="mq-end-scroll"):
                 yield Static(grid, id="mq-end-cards")
             with Horizontal(classes="dialog-buttons"):
-                yield Btn("New game (n)", id="end-new", variant="primary")
-                yield Btn("Home (h)", id="end-home")
-                yield Btn("Table (b)", id="end-board")
-                yield Btn("Quit (q)", id="end-quit", variant="error")
+                yield from self.end_buttons("Table (b)")
         yield Footer()
-
-    def action_new_game(self) -> None:
-        self.app.action_new_game()  # type: ignore[attr-defined]
-
-    def action_home(self) -> None:
-        self.app.action_home()  # type: ignore[attr-defined]
-
-    def action_board(self) -> None:
-        self.app.pop_screen()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"end-new": self.action_new_game, "end-home": self.action_home, "end-board": self.action_board,
-                   "end-quit": self.app.exit}
-        action = actions.get(event.button.id or "")
-        if action:
-            action()

@@ -23,6 +23,7 @@ from engine.core import IllegalAction
 from tui.mascarade import model as m
 from tui.widgets.botloop import BotLoop
 from tui.widgets.choices import Btn
+from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 AUTO_DIALOG = {"claim", "power", "spy", "guru"}  # pending kinds that open their dialog by themselves
 
 
-class PlayScreen(BotLoop, Screen):
+class PlayScreen(BotLoop, DrawOnce, Screen):
     """The seats around the table, the courthouse, the log and an action bar; bots play on a timer."""
 
     HELP_TITLE = "Mascarade: play"
@@ -156,13 +157,6 @@ class PlayScreen(BotLoop, Screen):
         self.notify(f"Beliefs unavailable: {message}".splitlines()[0], severity="warning", title="Beliefs")
 
     # ----------------------------------------------------------------- drawing
-
-    def _put(self, selector: str, content: Any) -> None:
-        key = content.markup if isinstance(content, Text) else content
-        if self._drawn.get(selector) != key:
-            self._drawn[selector] = key
-            # Text, not markup: names chosen by players are drawn as they are (issue 14).
-            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view

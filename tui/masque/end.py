@@ -4,26 +4,16 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from engine.masque import SLOTS
 from tui.masque import model as m
-from tui.widgets.choices import Btn
+from tui.screens.end import GameEndScreen
 
 
-class EndScreen(Screen):
+class EndScreen(GameEndScreen):
     """Built from the final view only, so it holds no game."""
-
-    BINDINGS = [
-        Binding("n", "new_game", "New game", id="end-new"),
-        Binding("h", "home", "Home", id="end-home"),
-        Binding("b", "board", "Board & log", id="end-board"),
-        Binding("q", "app.quit", "Quit", id="end-quit"),
-    ]
-    HELP_TITLE = "Game over"
 
     def __init__(self, view: dict) -> None:
         super().__init__()
@@ -72,28 +62,5 @@ class EndScreen(Screen):
                 yield Static(Text("The Red Death cards", style="bold underline"))
                 yield Static(cards, id="end-cards")
             with Horizontal(classes="dialog-buttons"):
-                yield Btn("New game (n)", id="end-new", variant="primary")
-                yield Btn("Home (h)", id="end-home")
-                yield Btn("Board (b)", id="end-board")
-                yield Btn("Quit (q)", id="end-quit", variant="error")
+                yield from self.end_buttons()
         yield Footer()
-
-    def action_new_game(self) -> None:
-        self.app.action_new_game()  # type: ignore[attr-defined]
-
-    def action_home(self) -> None:
-        self.app.action_home()  # type: ignore[attr-defined]
-
-    def action_board(self) -> None:
-        self.app.pop_screen()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {
-            "end-new": self.action_new_game,
-            "end-home": self.action_home,
-            "end-board": self.action_board,
-            "end-quit": self.app.exit,
-        }
-        action = actions.get(event.button.id or "")
-        if action:
-            action()

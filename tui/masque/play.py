@@ -26,6 +26,7 @@ from engine.masque import ROOMS, SLOTS
 from tui.masque import model as m
 from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
+from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class RoomCell(Static):
         self.post_message(self.Clicked(self.room))
 
 
-class PlayScreen(BotLoop, Screen):
+class PlayScreen(BotLoop, DrawOnce, Screen):
     """Abbey ring, cards, safe-room grid, nobles, midnight; an action bar; bots play on a timer."""
 
     HELP_TITLE = "Masque of the Red Death: play"
@@ -224,13 +225,6 @@ class PlayScreen(BotLoop, Screen):
             self._midnight_timer = self.set_timer(self._step_time(), self.action_results)
 
     # ----------------------------------------------------------------- drawing
-
-    def _put(self, selector: str, content: str | Text) -> None:
-        key = content.markup if isinstance(content, Text) else content
-        if self._drawn.get(selector) != key:
-            self._drawn[selector] = key
-            # Text, not markup: names chosen by players are drawn as they are (issue 14).
-            self.query_one(selector, Static).update(Text(content) if isinstance(content, str) else content)
 
     def _redraw(self) -> None:
         v = self.view
