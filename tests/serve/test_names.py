@@ -60,7 +60,7 @@ def drawn(screen) -> str:
     return "\n".join(str(w.render()) for w in screen.query(Static))
 
 
-@pytest.mark.xfail(reason="the lobby's new top row moved the row the test clicks (OutOfBounds); to fix next stop", strict=False)
+@pytest.mark.xfail(reason="the lobby top row moved the clicked row (OutOfBounds); fix next stop", strict=False)
 def test_a_markup_name_is_drawn_as_text_in_the_lobby_and_clicking_it_does_nothing(service):
     tid = service.create("clue", ["human", "human", "notes"], seed=1)
     RemoteTable(service.path, tid, 1, HOSTILE).close()  # the seat now belongs to that name
