@@ -226,37 +226,40 @@ class ClueOracle:
         """Notes in a CP-SAT core for the fact's negation; None if CP-SAT did not prove it."""
         from ortools.sat.python import cp_model
 
-        if self._model is None:
-            self._build_model()
-        model, _x, lits = self._model
-        negation = self._negation(fact)
-        if negation is None:
-            return None
-        model.clear_assumptions()
-        model.add_assumptions([*negation, *lits])
-        solver = _cp_solver(time_limit)
-        status = solver.solve(model)
-        if status != cp_model.INFEASIBLE:
+        _model, _x, lits = self._cp_model()
+        run = self._solve_negation(fact, lits, time_limit)
+        if run is None or run[0] != cp_model.INFEASIBLE:
             return None
         index = {lit.index: i for i, lit in enumerate(lits)}
-        return sorted(index[v] for v in solver.sufficient_assumptions_for_infeasibility() if v in index)
+        return sorted(index[v] for v in run[1].sufficient_assumptions_for_infeasibility() if v in index)
 
     def _cpsat_holds(self, fact: Fact, kept: frozenset[int], *, time_limit: float = 1.0) -> bool | None:
         """CP-SAT's verdict: is the fact's negation infeasible under the notes ``kept``? (None: gave up.)"""
         from ortools.sat.python import cp_model
 
+        _model, _x, lits = self._cp_model()
+        run = self._solve_negation(fact, [lits[i] for i in sorted(kept)], time_limit)
+        if run is None:
+            return None
+        if run[0] == cp_model.INFEASIBLE:
+            return True
+        return False if run[0] in (cp_model.FEASIBLE, cp_model.OPTIMAL) else None
+
+    def _cp_model(self) -> Any:
         if self._model is None:
             self._build_model()
-        model, _x, lits = self._model
+        return self._model
+
+    def _solve_negation(self, fact: Fact, notes: list[Any], time_limit: float) -> tuple[Any, Any] | None:
+        """Solve the model under the fact's negation and the given note literals: (status, solver)."""
         negation = self._negation(fact)
         if negation is None:
             return None
+        model = self._cp_model()[0]
         model.clear_assumptions()
-        model.add_assumptions([*negation, *(lits[i] for i in sorted(kept))])
-        status = _cp_solver(time_limit).solve(model)
-        if status == cp_model.INFEASIBLE:
-            return True
-        return False if status in (cp_model.FEASIBLE, cp_model.OPTIMAL) else None
+        model.add_assumptions([*negation, *notes])
+        solver = _cp_solver(time_limit)
+        return solver.solve(model), solver
 
     def _negation(self, fact: Fact) -> list[Any] | None:
         """The fact's negation as CP-SAT literals (None when it is not one conjunction of literals)."""
