@@ -142,13 +142,16 @@ class UnmaskApp(App[None]):
 
         from tui.storage import new_session_id
 
+        new = session_id is None
         if session_id is None:
             session_id = new_session_id(table.game)
-        screen = importlib.import_module(f"tui.{table.game}.play").PlayScreen
-        if marks is not None:
-            self.push_screen(screen(table, human_seat, session_id, marks=marks))
-        else:
-            self.push_screen(screen(table, human_seat, session_id))
+        cls = importlib.import_module(f"tui.{table.game}.play").PlayScreen
+        extra = {"marks": marks} if marks is not None else {}
+        screen = cls(table, human_seat, session_id, **extra)
+        if new:
+            # Saved before the first move, so "Resume" / "My games" list a game the moment it starts.
+            screen._save()
+        self.push_screen(screen)
 
     def open_assist(self, session_id: str | None = None, session: Any = None, game: str = "clue") -> None:
         """Open a game's table assistant: a new table, or a saved one."""

@@ -157,3 +157,22 @@ async def test_every_action_is_saved_and_the_game_resumes_where_it_was(game):
         screen = next(s for s in app.screen_stack if isinstance(s, play_screen))
         assert screen.table.log == expected_log
         assert screen.table.view(0) == expected_view
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@run_async
+async def test_a_new_game_is_saved_before_its_first_move(game):
+    """A game started from Home is in "Resume" (and a served user's "My games") at once, even while
+    its first move waits (here the bots' pace is so slow that nobody moves)."""
+    from tui.storage import sessions_dir
+
+    before = set(sessions_dir().glob("*.json"))
+    table = table_of(game, 4)
+    app = UnmaskApp(bot_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.open_table(table, None, 0)
+        await pilot.pause()
+        new = set(sessions_dir().glob("*.json")) - before
+        assert len(new) == 1, "the new game is saved as it starts"
+        assert load_session(next(iter(new)).stem).log == table.log == []
