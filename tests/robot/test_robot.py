@@ -2,7 +2,7 @@
 
 The CI sample (``-m robot``) takes ``ROBOT_STEPS`` seeded steps per scenario; the soak (``-m soak``)
 takes ``ROBOT_SOAK_STEPS`` per scenario and seed, from seed ``ROBOT_SOAK_SEED``, within
-``ROBOT_SOAK_SECONDS`` in all. A violation
+``ROBOT_SOAK_SECONDS`` in all, appending its count after every run to ``ROBOT_SOAK_PROGRESS`` if set. A violation
 is shrunk to a short sequence of steps, printed so it can be kept as a regression test.
 """
 
@@ -48,6 +48,7 @@ def test_robot_soak() -> None:
     seed = int(os.environ.get("ROBOT_SOAK_SEED", 100))  # shards of one soak start at different seeds
     stats: dict = {}
     found: list[str] = []
+    progress = os.environ.get("ROBOT_SOAK_PROGRESS")
     while total < total_wanted and time.monotonic() < deadline:
         for scenario in SCENARIOS:
             if time.monotonic() >= deadline or total >= total_wanted:
@@ -58,6 +59,9 @@ def test_robot_soak() -> None:
                 total += len(v.steps)
                 found.append(f"{scenario.name} seed {seed} step {len(v.steps)}: {v.message.splitlines()[0]}")
             runs += 1
+            if progress:  # a long soak leaves its count behind even if it is stopped
+                with open(progress, "a", encoding="utf-8") as f:
+                    f.write(f"{total} steps, {runs} runs, seed {seed}, {len(found)} violations\n")
         seed += 1
     print(f"\nrobot soak: {total} steps in {runs} runs over {len(SCENARIOS)} scenarios, {len(found)} violations; "
           "seconds per kind: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(stats.items())))
