@@ -39,6 +39,9 @@ async def _settled(pilot: Pilot) -> ClueAssistScreen:
 
 
 async def _tap(pilot: Pilot, selector: str) -> None:
+    """Scroll to the control as a person would, then tap it."""
+    pilot.app.screen.query_one(selector).scroll_visible(animate=False, immediate=True)
+    await pilot.pause()
     await pilot.click(selector)  # waits for the screen to process the click
 
 
@@ -325,3 +328,20 @@ async def test_a_centre_pile_reveal_is_tapped_in_and_shown_on_the_sheet() -> Non
                                       "cards": [DECK["locations"][2], DECK["locations"][3]]}
         assert str(sheet.get_cell(DECK["locations"][2], "centre")).strip() == "✓"
         assert str(sheet.get_cell(DECK["locations"][4], "centre")).strip() == "✗"
+
+
+@sync
+async def test_the_custom_deck_inputs_are_all_in_view_on_a_large_terminal() -> None:
+    """Robot soak, seed 5000: at 120×40 with six players the custom deck's box was a share of the
+    form's height, so its weapon and location inputs were cut off where nothing could scroll to them."""
+    app = AssistApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(3):
+            await _tap(pilot, "#ax-add")
+        await _tap(pilot, "#ax-board-2")
+        await pilot.pause()
+        box = _screen(pilot).query_one("#ax-custom")
+        for cat in CATS:
+            field = box.query_one(f"#ax-custom-{cat}")
+            assert box.region.contains_region(field.region), f"the {cat} input is cut off"

@@ -91,6 +91,13 @@ class ResumeScreen(Screen):
         elif isinstance(focused, Button) and (focused.id or "").startswith("resume-open-"):
             self.open(self._session_of(focused))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Delete is offered only while a saved game's button has the focus (Back or nothing: no Delete)."""
+        if action == "delete_focused":
+            focused = self.focused
+            return self._session_of(focused if isinstance(focused, Button) else None) is not None
+        return True
+
     def action_delete_focused(self) -> None:
         focused = self.focused
         if isinstance(focused, Button):
