@@ -62,6 +62,8 @@ def test_robot_soak() -> None:
             if progress:  # a long soak leaves its count behind even if it is stopped
                 with open(progress, "a", encoding="utf-8") as f:
                     f.write(f"{total} steps, {runs} runs, seed {seed}, {len(found)} violations\n")
+                    if found and found[-1].startswith(f"{scenario.name} seed {seed} "):
+                        f.write(f"  {found[-1]}\n")
         seed += 1
     print(f"\nrobot soak: {total} steps in {runs} runs over {len(SCENARIOS)} scenarios, {len(found)} violations; "
           "seconds per kind: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(stats.items())))
