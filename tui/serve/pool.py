@@ -46,6 +46,14 @@ def marker(token: str) -> bytes:
     return f"\x1b_unmask-pool-{token}\x1b\\".encode()
 
 
+def _end_late(launching: asyncio.Future) -> None:
+    """An app forked for a pool that closed meanwhile: kill it."""
+    if launching.cancelled() or launching.exception() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(launching.result().pid, signal.SIGKILL)
+
+
 @dataclass(eq=False)
 class PooledApp:
     """One app of the pool: the pty's master side, its control socket, its process."""
@@ -129,15 +137,24 @@ class WarmPool:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = dict(self.env)
         env.update({"TERM": POOL_TERM, "COLORTERM": "truecolor", "UNMASK_USER": "", "UNMASK_SSH_USER": ""})
+        launching = asyncio.ensure_future(self.forks.launch(slave, env, control=theirs.fileno()))
         try:
-            child = await self.forks.launch(slave, env, control=theirs.fileno())
+            child = await asyncio.shield(launching)
         except (OSError, ForkServerError):
             os.close(master)
             ours.close()
             return None
+        except BaseException:  # the pool is closing: the app may still be forked; end it then
+            launching.add_done_callback(_end_late)
+            os.close(master)
+            ours.close()
+            raise
         finally:
-            os.close(slave)
-            theirs.close()
+            if launching.done():
+                os.close(slave)
+                theirs.close()
+            else:
+                launching.add_done_callback(lambda _f: (os.close(slave), theirs.close()))
         self.started += 1
         os.set_blocking(master, False)
         ours.setblocking(False)
@@ -210,8 +227,14 @@ class WarmPool:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        for app in self.idle:
-            app.close()
-        self.idle.clear()
+        apps, self.idle = self.idle, []
+        for app in apps:
+            app.close()  # SIGHUP: the app quits
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(a.child.wait() for a in apps)), 3.0)
+        for app in apps:  # an app that did not quit in time is killed
+            if app.child.returncode is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(app.child.pid, signal.SIGKILL)
         for w in list(self._watchers):
             w.cancel()
