@@ -167,3 +167,50 @@ def test_a_pooled_app_has_no_storage_until_it_is_given_its_user(tmp_path, monkey
         from tui.storage import confine_to
 
         confine_to(None)
+
+
+def test_a_pooled_lobby_looks_exactly_like_a_freshly_started_one():
+    """Two users at once, a pool of one: one is served by the pool, the other by a new app; their
+    screens are the same cell by cell (characters, colours, attributes), but for the name."""
+
+    async def scenario(server):
+        pool = server.state.pool
+        await until(lambda: pool.was_full, what="the pool to fill")
+        ann, bob = await asyncio.gather(Term.open(server.port, "annie", password="secret", width=100, height=30),
+                                        Term.open(server.port, "bobby", password="hunter2", width=100, height=30,
+                                                  term="tmux-256color"))
+        try:
+            await ann.wait_for("you are annie")
+            await bob.wait_for("you are bobby")
+            await ann.settle(0.5)
+            await bob.settle(0.5)
+            served = {s.process.get_extra_info("username"): s.pooled is not None for s in server.state.sessions}
+            assert sorted(served.values()) == [False, True] and pool.taken == 1
+            x, y = ann.find("annie")
+            for row in range(30):
+                for col in range(100):
+                    a, b = ann.screen.buffer[row][col], bob.screen.buffer[row][col]
+                    if row == y and x <= col < x + 5:
+                        continue
+                    assert (a.data, a.fg, a.bg, a.bold, a.italics, a.underscore, a.reverse) == (
+                        b.data, b.fg, b.bg, b.bold, b.italics, b.underscore, b.reverse), (row, col)
+        finally:
+            await ann.close()
+            await bob.close()
+
+    run(serving_ssh(scenario, {"annie": "secret", "bobby": "hunter2"}, tables=True, pool=1))
+
+
+def test_a_dumb_terminal_is_not_served_from_the_pool():
+    async def scenario(server):
+        pool = server.state.pool
+        await until(lambda: pool.was_full, what="the pool to fill")
+        t = await Term.open(server.port, "alice", password="secret", width=100, height=30, term="dumb")
+        try:
+            await t.wait_for("you are alice")
+            [session] = server.state.sessions
+            assert session.pooled is None and pool.taken == 0 and len(pool.idle) == 1
+        finally:
+            await t.close()
+
+    run(serving_ssh(scenario, {"alice": "secret"}, tables=True, pool=1))

@@ -16,8 +16,8 @@ drawn for nobody). An app is given a user once: it leaves the pool when taken, a
 message on its control socket ends it. Taken apps are replaced one at a time, a second after the
 last take, so refilling does not compete with the sessions that just started.
 
-Sessions whose terminal type is not the pool's, and sessions that find the pool empty, start as
-before (forked from the fork server, or a fresh process).
+Sessions on a dumb terminal (:func:`fits`) and sessions that find the pool empty start as before
+(forked from the fork server, or a fresh process).
 """
 
 from __future__ import annotations
@@ -39,6 +39,15 @@ POOL_TERM = "xterm-256color"
 POOL_SIZE = (80, 24)  # columns, rows of a pooled app's pty until its user's size is known
 READY_TIMEOUT = 60.0
 REFILL_DELAY = 1.0  # seconds after the last take before a replacement starts
+
+
+def fits(term: str) -> bool:
+    """Whether a client with terminal type ``term`` can be served by a pooled app.
+
+    The server sets ``COLORTERM=truecolor`` for every app, so Rich picks the same colours
+    whatever ``TERM`` says, except for a dumb terminal (no styles at all): those start afresh.
+    """
+    return bool(term) and term.strip().lower() not in ("dumb", "unknown")
 
 
 def marker(token: str) -> bytes:

@@ -252,10 +252,10 @@ class AppSession:
 
     def _take_pooled(self, width: int, height: int, pw: int, ph: int) -> bool:
         """Serve this session from a warm-pool app (already showing the lobby); False if none fits."""
-        from tui.serve.pool import POOL_TERM
+        from tui.serve.pool import fits
 
         pool = self.state.pool
-        if pool is None or self.process.get_terminal_type() != POOL_TERM:
+        if pool is None or not fits(self.process.get_terminal_type() or ""):
             return False
         app = pool.take()
         if app is None:
