@@ -32,7 +32,9 @@ dump to ``/tmp/p.<pid>`` (see ``tui/serve/child.py``).
 Issue 14 figures (``--issue14``, the default when no model is asked for):
 
 - **lobby time**: connect → the lobby drawn, for 1 user alone and for ``--sessions`` users
-  connecting at the same instant (the fork server warm: the server announces it first);
+  connecting at the same instant (the fork server warm and the warm pool full: the server
+  announces both), and before it the same users only logging in (no session), at once: the
+  part of the lobby time that is the SSH handshake and the password hashes;
 - **key → screen for a seated player**: one user presses ``n`` in the lobby (a new Clue table,
   seated at seat 1), then Tab every ``--flood-gap`` s, ``--presses`` times without load and the
   same number while a flood of ``--flood`` wrong passwords is tried at once (each from its own
@@ -266,6 +268,16 @@ async def _guess(port: int, user: str, password: str, source: str) -> bool:
     return True
 
 
+async def _login(port: int, user: str) -> float:
+    """Seconds to connect and log in (password), without opening a session."""
+    t0 = time.monotonic()
+    conn = await asyncssh.connect("127.0.0.1", port, username=user, password="bench", known_hosts=None,
+                                  agent_path=None, client_keys=None)
+    took = time.monotonic() - t0
+    conn.close()
+    return took
+
+
 async def _seated_presses(s: Session, presses: int, gap: float) -> list[float]:
     out = []
     for _ in range(presses):
@@ -286,6 +298,7 @@ class Issue14:
     tries: int = 0
     tries_seconds: float = 0.0
     load_at_start: str = "?"
+    login_many: list[float] = field(default_factory=list)
 
 
 async def _issue14(port: int, data: str, args: argparse.Namespace) -> Issue14:
@@ -301,6 +314,9 @@ async def _issue14(port: int, data: str, args: argparse.Namespace) -> Issue14:
     await s.wait_quiet(1.0)
     s.conn.close()
     await asyncio.sleep(2.0)
+    # Logging in alone (no session, no app), N at once: the part of the lobby time that is not the app.
+    res.login_many = list(await asyncio.gather(*(_login(port, f"bench{i}") for i in range(args.sessions))))
+    await asyncio.sleep(1.0)
     many: list[float] = []
     opened = await asyncio.gather(*(_open(port, LOBBY, many, user=f"bench{i}") for i in range(args.sessions)),
                                   return_exceptions=True)
@@ -454,6 +470,10 @@ def _main_issue14(args: argparse.Namespace) -> int:
           f"after {_load()}; {how}")
     print(f"  load average when the lobby runs started: {res.load_at_start}")
     print(f"  lobby, 1 user: {res.lobby_one:.2f} s")
+    lg = res.login_many
+    if lg:
+        print(f"  login only (no session), {args.sessions} users at once: median {statistics.median(lg):.2f} s, "
+              f"p90 {_pct(lg, 0.9):.2f} s, worst {max(lg):.2f} s")
     st = res.lobby_many
     if st:
         print(f"  lobby, {args.sessions} users at once ({res.failed} failed): median {statistics.median(st):.2f} s, "
