@@ -128,6 +128,8 @@ def test_a_pooled_app_serves_one_user_and_ends_when_offered_a_second(tmp_path):
             mark = pool.give(first, dict(env, TERM="xterm-256color", UNMASK_USER="alice"))
             await until(lambda: mark in a and b"alice" in a[a.find(mark):], 20, "alice's lobby")
             assert b"alice" not in a[:a.find(mark)]  # nothing of hers before she was given it
+            await until(lambda: b"Create table" in a[a.find(mark):], 10, "a whole frame after the marker")
+            assert b"\x1b[?1049h" in a[a.find(mark):]  # the alternate screen again, for the client just arrived
             pool.give(first, dict(env, TERM="xterm-256color", UNMASK_USER="mallory"))
             await asyncio.wait_for(first.child.wait(), 10)  # a second user ends it
             assert b"mallory" not in a
