@@ -11,8 +11,10 @@ places once it is authenticated and is closed after ``idle_timeout`` without inp
 that it has ``login_grace_time`` to authenticate, and at most ``max_startups`` connections may
 be unauthenticated at once.
 
-Per session: ``os.openpty()``; the app runs as a child process on the slave side in a new
-session (forked from a warm :mod:`tui.serve.forkserver`, or ``python -m tui.serve.child``);
+Per session: an app of the warm pool (:mod:`tui.serve.pool`: already on the lobby, on a pty of
+its own, given this session's user and window size), else ``os.openpty()`` and the app as a
+child process on the slave side in a new session (forked from a warm
+:mod:`tui.serve.forkserver`, or ``python -m tui.serve.child``);
 this module copies bytes between the SSH channel and the master side, passes window-size
 changes on, and ends the child cleanly (SIGHUP, then SIGTERM, then SIGKILL) when the client
 goes away or stays idle too long.
