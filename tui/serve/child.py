@@ -190,9 +190,19 @@ class ServedApp(UnmaskApp):
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGHUP, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self.exit)
+                loop.add_signal_handler(sig, self._hang_up)
         if self.control is not None:
             loop.add_reader(self.control.fileno(), self._on_control)
+
+    def _hang_up(self) -> None:
+        """Quit cleanly (the client's terminal is restored); a pooled app with no user just ends.
+
+        Nobody sees an app that has no user, and it has nothing to save, so it does not go through
+        Textual's shutdown, which can wait forever to write to a pty whose other side is gone.
+        """
+        if not self.bound:
+            os._exit(0)
+        self.exit()
 
     # ------------------------------------------------------------- the warm pool
 
@@ -213,7 +223,7 @@ class ServedApp(UnmaskApp):
         if not msg:  # the server closed our socket: a pooled app nobody took has nothing to do
             asyncio.get_running_loop().remove_reader(self.control.fileno())
             if not self.bound:
-                self.exit()
+                self._hang_up()
             return
         if self.bound:  # a second user: never serve one; this app ends
             asyncio.get_running_loop().remove_reader(self.control.fileno())

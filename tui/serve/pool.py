@@ -71,19 +71,21 @@ class PooledApp:
     control: socket.socket
     child: ForkedChild
     ready: bool = False
-    taken: bool = False
+    taken: bool = False  # handed to a session
+    bound: bool = False  # given its user (from then on the session ends it, as any app)
 
     def close(self) -> None:
-        """Forget this app (it ends: its pty hangs up and its control socket closes)."""
+        """Forget this app and end it. It has no user (nobody sees it, it has nothing to save), so
+        it is killed outright rather than asked to quit."""
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(self.master)
         with contextlib.suppress(OSError):
             os.close(self.master)
         with contextlib.suppress(OSError):
             self.control.close()
-        if self.child.returncode is None:
+        if self.child.returncode is None and not self.bound:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.child.pid, signal.SIGHUP)
+                os.kill(self.child.pid, signal.SIGKILL)
 
 
 class WarmPool:
@@ -228,6 +230,7 @@ class WarmPool:
         """Give ``app`` its user (``env``); the marker after which its output is theirs. OSError if it is gone."""
         token = secrets.token_hex(16)
         app.control.send(json.dumps({"env": env, "token": token}).encode())
+        app.bound = True
         return marker(token)
 
     async def close(self) -> None:
@@ -238,12 +241,8 @@ class WarmPool:
                 await self._task
         apps, self.idle = self.idle, []
         for app in apps:
-            app.close()  # SIGHUP: the app quits
+            app.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*(a.child.wait() for a in apps)), 3.0)
-        for app in apps:  # an app that did not quit in time is killed
-            if app.child.returncode is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(app.child.pid, signal.SIGKILL)
         for w in list(self._watchers):
             w.cancel()
