@@ -32,7 +32,9 @@ dump to ``/tmp/p.<pid>`` (see ``tui/serve/child.py``).
 Issue 14 figures (``--issue14``, the default when no model is asked for):
 
 - **lobby time**: connect → the lobby drawn, for 1 user alone and for ``--sessions`` users
-  connecting at the same instant (the fork server warm: the server announces it first);
+  connecting at the same instant (the fork server warm and the warm pool full: the server
+  announces both), and before it the same users only logging in (no session), at once: the
+  part of the lobby time that is the SSH handshake and the password hashes;
 - **key → screen for a seated player**: one user presses ``n`` in the lobby (a new Clue table,
   seated at seat 1), then Tab every ``--flood-gap`` s, ``--presses`` times without load and the
   same number while a flood of ``--flood`` wrong passwords is tried at once (each from its own
@@ -42,7 +44,10 @@ Issue 14 figures (``--issue14``, the default when no model is asked for):
   ``--tries-seconds`` s (one connection after another, as fast as the server answers), with the
   server's default limits; the count, and the sustained rate those limits allow.
 
-``--cold`` serves without the fork server (every app a fresh interpreter), to compare.
+``--cold`` serves without the fork server (every app a fresh interpreter), to compare;
+``--pool 0`` with the fork server but without the warm pool of apps waiting on the lobby
+(``tui/serve/pool.py``; by default the server keeps one per session, and the figures are taken
+once it is full, which the server announces).
 
 Usage: ``python benchmarks/ssh_load.py [--sessions N] [--presses K] [--burst | --both | --issue14] [--seed S]``.
 """
@@ -71,7 +76,7 @@ LOBBY = b"Shared tables"
 QUIET = 0.4  # seconds without output that count as "the screen has settled"
 
 
-def _serve(port: int, data: str, max_sessions: int, tables: bool, warm: bool = True) -> None:
+def _serve(port: int, data: str, max_sessions: int, tables: bool, warm: bool = True, pool: int | None = None) -> None:
     os.environ["UNMASK_DATA_DIR"] = data
     from tui.serve.ssh import serve_ssh
 
@@ -80,15 +85,15 @@ def _serve(port: int, data: str, max_sessions: int, tables: bool, warm: bool = T
             f.write(line + "\n")
 
     serve_ssh("127.0.0.1", port, passwords_file=Path(data) / "ssh_passwords.json",
-              max_sessions=max_sessions, tables=tables, announce=announce, warm=warm,
+              max_sessions=max_sessions, tables=tables, announce=announce, warm=warm, pool=pool,
               max_startups=max(10, max_sessions + 40))
 
 
-async def _wait_warm(data: str, timeout: float = 90) -> float:
+async def _wait_warm(data: str, timeout: float = 180, word: str = "warm") -> float:
     t0 = time.monotonic()
     path = Path(data) / "announced"
     while time.monotonic() - t0 < timeout:
-        if path.exists() and "warm" in path.read_text():
+        if path.exists() and word in path.read_text():
             return time.monotonic() - t0
         await asyncio.sleep(0.1)
     return float("nan")
@@ -263,6 +268,16 @@ async def _guess(port: int, user: str, password: str, source: str) -> bool:
     return True
 
 
+async def _login(port: int, user: str) -> float:
+    """Seconds to connect and log in (password), without opening a session."""
+    t0 = time.monotonic()
+    conn = await asyncssh.connect("127.0.0.1", port, username=user, password="bench", known_hosts=None,
+                                  agent_path=None, client_keys=None)
+    took = time.monotonic() - t0
+    conn.close()
+    return took
+
+
 async def _seated_presses(s: Session, presses: int, gap: float) -> list[float]:
     out = []
     for _ in range(presses):
@@ -282,13 +297,16 @@ class Issue14:
     flood_took: float = 0.0
     tries: int = 0
     tries_seconds: float = 0.0
+    load_at_start: str = "?"
+    login_many: list[float] = field(default_factory=list)
 
 
 async def _issue14(port: int, data: str, args: argparse.Namespace) -> Issue14:
     await _wait_port(port)
     res = Issue14()
     if not args.cold:
-        res.warm_after = await _wait_warm(data)
+        res.warm_after = await _wait_warm(data, word="pool full" if args.pool != 0 else "warm")
+    res.load_at_start = _load()
     # 1 user alone, then N at once.
     one: list[float] = []
     s = await _open(port, LOBBY, one)
@@ -296,6 +314,9 @@ async def _issue14(port: int, data: str, args: argparse.Namespace) -> Issue14:
     await s.wait_quiet(1.0)
     s.conn.close()
     await asyncio.sleep(2.0)
+    # Logging in alone (no session, no app), N at once: the part of the lobby time that is not the app.
+    res.login_many = list(await asyncio.gather(*(_login(port, f"bench{i}") for i in range(args.sessions))))
+    await asyncio.sleep(1.0)
     many: list[float] = []
     opened = await asyncio.gather(*(_open(port, LOBBY, many, user=f"bench{i}") for i in range(args.sessions)),
                                   return_exceptions=True)
@@ -378,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-tables", action="store_true", help="serve without shared tables (opens on home)")
     ap.add_argument("--issue14", action="store_true", help="lobby times, key → screen under a flood, tries/min")
     ap.add_argument("--cold", action="store_true", help="no fork server: every app a fresh interpreter")
+    ap.add_argument("--pool", type=int, default=None,
+                    help="apps waiting ready on the lobby (default: the server's, one per session; 0: none)")
     ap.add_argument("--flood", type=int, default=30, help="issue14: wrong passwords tried at once")
     ap.add_argument("--flood-gap", type=float, default=0.3, help="issue14: seconds between the seated presses")
     ap.add_argument("--tries-seconds", type=float, default=60.0, help="issue14: how long one address guesses")
@@ -393,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         add_password("bench", "bench", Path(data) / "ssh_passwords.json")
         port = _free_port()
         server = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(port, data, args.sessions + 1, not args.no_tables, not args.cold))
+            target=_serve, args=(port, data, args.sessions + 1, not args.no_tables, not args.cold, args.pool))
         server.start()
         try:
             t0 = time.monotonic()
@@ -431,7 +454,7 @@ def _main_issue14(args: argparse.Namespace) -> int:
             add_password(user, "bench", pw)
         port = _free_port()
         server = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(port, data, args.sessions + 2, True, not args.cold))
+            target=_serve, args=(port, data, args.sessions + 2, True, not args.cold, args.pool))
         server.start()
         try:
             t0 = time.monotonic()
@@ -440,10 +463,17 @@ def _main_issue14(args: argparse.Namespace) -> int:
         finally:
             server.terminate()
             server.join(20)
-    how = "cold (no fork server)" if args.cold else f"fork server warm after {res.warm_after:.1f} s"
+    size = "one app per session" if args.pool is None else args.pool
+    how = ("cold (no fork server)" if args.cold else f"fork server warm after {res.warm_after:.1f} s" if args.pool == 0
+           else f"warm pool ({size}) full after {res.warm_after:.1f} s")
     print(f"ssh_load --issue14: {os.cpu_count()} cores, {wall:.1f} s wall, load average before {load_before}, "
           f"after {_load()}; {how}")
+    print(f"  load average when the lobby runs started: {res.load_at_start}")
     print(f"  lobby, 1 user: {res.lobby_one:.2f} s")
+    lg = res.login_many
+    if lg:
+        print(f"  login only (no session), {args.sessions} users at once: median {statistics.median(lg):.2f} s, "
+              f"p90 {_pct(lg, 0.9):.2f} s, worst {max(lg):.2f} s")
     st = res.lobby_many
     if st:
         print(f"  lobby, {args.sessions} users at once ({res.failed} failed): median {statistics.median(st):.2f} s, "

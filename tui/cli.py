@@ -422,6 +422,8 @@ def serve_ssh_cmd(
         help="Failed passwords from one address (or for one name) that lock it out.")] = 10,
     lockout_time: Annotated[float, typer.Option(help="Seconds a lockout lasts.")] = 600.0,
     warm: Annotated[bool, typer.Option(help="Fork apps from a warm process (faster start).")] = True,
+    pool: Annotated[int | None, typer.Option(
+        help="Apps kept ready on the lobby, each for one user (default: --max-sessions; 0: none).")] = None,
 ) -> None:
     """Serve the app over SSH: each connection gets its own app; players can share tables."""
     from tui.serve.auth import AuthLimits
@@ -429,7 +431,7 @@ def serve_ssh_cmd(
 
     _set_archive_after(archive_after)
     if min(max_auth_tries, lockout_failures, max_startups, max_sessions) < 1 or min(
-            fail_delay, max_fail_delay, lockout_time, login_grace_time) < 0:
+            fail_delay, max_fail_delay, lockout_time, login_grace_time, pool or 0) < 0:
         _fail("The counts must be at least 1 and the times at least 0.")
     limits = AuthLimits(max_auth_tries=max_auth_tries, fail_delay=fail_delay, max_fail_delay=max_fail_delay,
                         lockout_failures=lockout_failures, lockout_time=lockout_time)
@@ -437,7 +439,7 @@ def serve_ssh_cmd(
         serve_ssh(host=host, port=port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                   max_sessions=max_sessions, idle_timeout=idle_timeout or None, tables=shared_tables,
                   limits=limits, login_grace_time=login_grace_time, max_startups=max_startups, warm=warm,
-                  announce=typer.echo)
+                  pool=pool, announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 

@@ -18,6 +18,7 @@ async def serving_ssh(scenario, users: dict[str, str], **kw):
         add_password(user, password)
     kw.setdefault("passwords_file", default_passwords_file())
     kw.setdefault("tables", False)
+    kw.setdefault("pool", 1)  # a warm pool of one app (the default, one per --max-sessions, is for real servers)
     server = await start_ssh_server("127.0.0.1", 0, **kw)
     try:
         return await scenario(server)

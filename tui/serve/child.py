@@ -13,9 +13,12 @@ screens are the same (``tests/serve/test_served_drawing.py``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import os
 import signal
+import socket
 import sys
 import termios
 from pathlib import Path
@@ -133,21 +136,37 @@ class ServedApp(UnmaskApp):
     COMMANDS = App.COMMANDS | {ServedCommands}
     RESUME_TITLE = "My games: your saved games and table notes on this server"
 
-    def __init__(self, **kw: Any) -> None:
-        from tui.storage import SpaceError, confine_to, forbid_storage, user_space
+    def __init__(self, *, control: int | None = None, **kw: Any) -> None:
+        from tui.storage import forbid_storage
 
         if os.environ.get("UNMASK_SERVE_PLAIN") != "1":  # =1: Textual as shipped, to compare
             install_quiet_footer()
             install_focus_repaint()
         super().__init__(**kw)
-        self.login = served_login()
+        self.login = ""
         self.refused: str | None = None
+        self.tables_socket = os.environ.get("UNMASK_TABLES_SOCKET") or None
+        # A pooled app (warm pool, tui.serve.pool) starts for nobody: no storage at all until the
+        # server gives it its one user on ``control``; it never takes a second one.
+        self.control: socket.socket | None = None
+        self.bound = control is None
+        if control is None:
+            self._take_user()
+        else:
+            self.control = socket.socket(fileno=control)
+            self.control.setblocking(False)
+            forbid_storage("this app has no user yet")
+
+    def _take_user(self) -> None:
+        """Confine storage to the login in our environment (or refuse a login that has no space)."""
+        from tui.storage import SpaceError, confine_to, forbid_storage, user_space
+
+        self.login = served_login()
         try:
             confine_to(user_space(self.login))
         except SpaceError as e:
             forbid_storage(str(e))
             self.refused = str(e)
-        self.tables_socket = os.environ.get("UNMASK_TABLES_SOCKET") or None
 
     def get_system_commands(self, screen: Screen) -> Any:
         """Textual's own palette entries, without those that write files on the host (screenshots)."""
@@ -164,16 +183,93 @@ class ServedApp(UnmaskApp):
         if self.tables_socket:
             from tui.serve.lobby import LobbyScreen
 
-            return LobbyScreen(self.tables_socket, self.login)
+            return LobbyScreen(self.tables_socket, self.login, waiting=not self.bound)
         return super().root_screen()
 
     def on_mount(self) -> None:  # Textual also runs UnmaskApp.on_mount (handlers run along the MRO)
-        import asyncio
-
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGHUP, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self.exit)
+                loop.add_signal_handler(sig, self._hang_up)
+        if self.control is not None:
+            loop.add_reader(self.control.fileno(), self._on_control)
+
+    def _hang_up(self) -> None:
+        """Quit cleanly (the client's terminal is restored); a pooled app with no user just ends.
+
+        Nobody sees an app that has no user, and it has nothing to save, so it does not go through
+        Textual's shutdown, which can wait forever to write to a pty whose other side is gone.
+        """
+        if not self.bound:
+            os._exit(0)
+        self.exit()
+
+    # ------------------------------------------------------------- the warm pool
+
+    def pool_ready(self) -> None:
+        """The lobby is drawn for nobody: tell the server this app may be given a user."""
+        if self.control is not None and not self.bound:
+            with contextlib.suppress(OSError):
+                self.control.send(json.dumps({"ready": True}).encode())
+
+    def _on_control(self) -> None:
+        assert self.control is not None
+        try:
+            msg = self.control.recv(1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            msg = b""
+        if not msg:  # the server closed our socket: a pooled app nobody took has nothing to do
+            asyncio.get_running_loop().remove_reader(self.control.fileno())
+            if not self.bound:
+                self._hang_up()
+            return
+        if self.bound:  # a second user: never serve one; this app ends
+            asyncio.get_running_loop().remove_reader(self.control.fileno())
+            self.exit(1)
+            return
+        try:
+            request = json.loads(msg)
+            env = {str(k): str(v) for k, v in request["env"].items()}
+            token = str(request["token"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self.exit(1)
+            return
+        self.bind_user(env, token)
+
+    def bind_user(self, env: dict[str, str], token: str) -> None:
+        """Become the app of the one user ``env`` names, and draw the whole screen for them.
+
+        Everything written before (the lobby drawn for nobody, at the pool's size) precedes the
+        marker ``token`` in the output: the server drops it. After the marker come Textual's
+        start-up sequences again (alternate screen, mouse, paste...) and a full frame.
+        """
+        from textual import events
+        from textual.geometry import Size
+
+        self.bound = True
+        os.environ.clear()
+        os.environ.update(env)
+        self._take_user()
+        self.tables_socket = os.environ.get("UNMASK_TABLES_SOCKET") or None
+        driver = self._driver
+        if driver is not None:
+            driver.write(pool_marker(token))
+            replay_start_sequences(driver)
+        if self.refused is not None:
+            self.switch_screen(RefusedScreen(self.refused))
+        else:
+            from tui.serve.lobby import LobbyScreen
+
+            if isinstance(self.screen, LobbyScreen):
+                self.screen.bind_user(self.login)
+        width, height = driver._get_terminal_size() if driver is not None else self.size  # type: ignore[attr-defined]
+        if (width, height) != tuple(self.size):
+            self.post_message(events.Resize(Size(width, height), Size(width, height)))
+        else:
+            screen = self.screen
+            self._display(screen, screen._compositor.render_update(full=True, screen_stack=self._background_screens))
 
     def _at_root(self) -> bool:
         return len(self.screen_stack) <= 2  # Textual's default screen, then ours
@@ -219,6 +315,35 @@ class ServedApp(UnmaskApp):
             super().action_assist(game)
 
 
+def pool_marker(token: str) -> str:
+    """What a pooled app writes when it is given its user: the server drops everything before it."""
+    return f"\x1b_unmask-pool-{token}\x1b\\"
+
+
+def replay_start_sequences(driver: Any) -> None:
+    """Write again what Textual's Linux driver wrote at start-up, for a client that just arrived."""
+    write = driver.write
+    write("\x1b[?1049h")  # alternate screen
+    driver._enable_mouse_support()
+    write("\x1b[?25l")  # hide the cursor
+    write("\x1b[?1004h")  # focus in/out
+    from textual import constants
+
+    if not constants.DISABLE_KITTY_KEY:
+        from textual.drivers.linux_driver import (
+            KITTY_DISAMBIGUATE_ESCAPE_CODES,
+            KITTY_REPORT_ALL_KEYS,
+            KITTY_REPORT_ASSOCIATED_TEXT,
+        )
+
+        write(f"\x1b[>{KITTY_DISAMBIGUATE_ESCAPE_CODES | KITTY_REPORT_ALL_KEYS | KITTY_REPORT_ASSOCIATED_TEXT}u")
+    driver._request_terminal_sync_mode_support()
+    driver._query_in_band_window_resize()
+    driver._enable_bracketed_paste()
+    driver._disable_line_wrap()
+    driver.flush()
+
+
 class RefusedScreen(Screen):
     """What a login that cannot be served sees: one sentence; any key or tap leaves."""
 
@@ -245,10 +370,11 @@ def _take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, control: int | None = None) -> int:
+    """Run the app on our terminal; with ``control``, as a pooled app waiting there for its user."""
     argv = sys.argv[1:] if argv is None else argv
     _take_terminal()
-    kw: dict[str, Any] = {}
+    kw: dict[str, Any] = {"control": control}
     if (argv and argv[0] in ("resume", "home")) or (argv and argv[0].startswith("rules")):
         kw["start"] = argv[0]
     profile = os.environ.get("UNMASK_CHILD_PROFILE")

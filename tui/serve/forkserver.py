@@ -15,8 +15,10 @@ child is a session leader, so the server still ends it with ``killpg`` as before
 helper is not ready yet, or fails, the server starts ``python -m tui.serve.child`` as before.
 
 Protocol on the socketpair (``SOCK_SEQPACKET``, one message per request): server → helper
-``{"env": {...}, "argv": [...]}`` with one fd; helper → server ``{"pid": n}`` with one fd
-(or ``{"error": "..."}``). First the helper sends ``{"ready": true}`` once warm.
+``{"env": {...}, "argv": [...], "pooled": false}`` with one fd (the pty's slave side), or with
+``"pooled": true`` and two fds (the slave side and a control socket: an app for the warm pool,
+:mod:`tui.serve.pool`); helper → server ``{"pid": n}`` with one fd (or ``{"error": "..."}``).
+First the helper sends ``{"ready": true}`` once warm.
 """
 
 from __future__ import annotations
@@ -100,15 +102,21 @@ class ForkServer:
         except (OSError, ValueError, TimeoutError):
             self.ready = False
 
-    async def launch(self, slave: int, env: dict[str, str], argv: list[str] | None = None) -> ForkedChild:
-        """Fork an app on the pty whose slave side is ``slave`` (the caller still closes it)."""
+    async def launch(self, slave: int, env: dict[str, str], argv: list[str] | None = None,
+                     control: int | None = None) -> ForkedChild:
+        """Fork an app on the pty whose slave side is ``slave`` (the caller still closes it).
+
+        With ``control`` (one end of a socketpair) the app is a *pooled* one: it starts with no
+        user and waits on that socket to be given one (:mod:`tui.serve.pool`).
+        """
         if not self.ready or self._sock is None:
             raise ForkServerError("the fork server is not ready")
         sock = self._sock
-        request = json.dumps({"env": env, "argv": argv or []}).encode()
+        request = json.dumps({"env": env, "argv": argv or [], "pooled": control is not None}).encode()
+        sent = [slave] if control is None else [slave, control]
 
         def exchange() -> tuple[bytes, list[int]]:
-            socket.send_fds(sock, [request], [slave])
+            socket.send_fds(sock, [request], sent)
             msg, fds, _flags, _addr = socket.recv_fds(sock, 4096, 1)
             return msg, fds
 
@@ -193,8 +201,11 @@ def _reap(*_: Any) -> None:
                 return
 
 
-def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str]) -> None:
-    """In the forked child: become the session on the pty, then run the app. Never returns."""
+def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str], control: int | None = None) -> None:
+    """In the forked child: become the session on the pty, then run the app. Never returns.
+
+    With ``control`` the app is pooled: it draws the lobby for nobody and waits on that socket
+    for its one user (:func:`tui.serve.child.main`)."""
     code = 1
     try:
         sock.close()
@@ -210,7 +221,7 @@ def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str]
         os.environ.update(env)
         from tui.serve import child
 
-        code = child.main(argv)
+        code = child.main(argv, control=control)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
     except BaseException:
@@ -236,7 +247,7 @@ def serve(fd: int) -> int:
     sock.send(json.dumps({"ready": True}).encode())
     while True:
         try:
-            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 1)
+            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 2)
         except OSError:
             return 0
         if not msg:
@@ -245,26 +256,30 @@ def serve(fd: int) -> int:
             request = json.loads(msg)
             env = {str(k): str(v) for k, v in request["env"].items()}
             argv = [str(a) for a in request.get("argv", [])]
-            if len(fds) != 1:
-                raise ValueError("one pty expected")
+            pooled = request.get("pooled") is True
+            if len(fds) != (2 if pooled else 1):
+                raise ValueError("one pty (and for a pooled app one control socket) expected")
         except (ValueError, KeyError, TypeError, AttributeError) as e:
             for f in fds:
                 os.close(f)
             sock.send(json.dumps({"error": f"bad request ({e.__class__.__name__})"}).encode())
             continue
         slave = fds[0]
+        control = fds[1] if pooled else None
         # Until the pidfd is open the child must not be reaped (its pid could be reused).
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
         try:
             try:
                 pid = os.fork()
             except OSError as e:
-                os.close(slave)
+                for f in fds:
+                    os.close(f)
                 sock.send(json.dumps({"error": f"cannot fork ({e.strerror})"}).encode())
                 continue
             if pid == 0:
-                _child(sock, slave, env, argv)
-            os.close(slave)
+                _child(sock, slave, env, argv, control)
+            for f in fds:
+                os.close(f)
             try:
                 pidfd = os.pidfd_open(pid)
             except OSError as e:

@@ -155,10 +155,11 @@ class LobbyScreen(Screen):
     #lobby-counts .lobby-scroll { min-width: 5; width: 5; }
     """
 
-    def __init__(self, socket_path: Path | str, user: str) -> None:
+    def __init__(self, socket_path: Path | str, user: str, *, waiting: bool = False) -> None:
         super().__init__()
         self.socket_path = socket_path
         self.user = user
+        self.waiting = waiting  # drawn in a pooled app for nobody yet: no tables asked for until bind_user
         self.client: ServiceClient | None = None
         self._shown: str | None = None
         self._seat_buttons: dict[str, tuple[str, int]] = {}
@@ -227,6 +228,20 @@ class LobbyScreen(Screen):
     def on_mount(self) -> None:
         for widget in self.query(".lobby-opt"):
             widget.display = widget.has_class(f"lobby-opt-{self.game}")
+        if self.waiting:
+            self.call_after_refresh(getattr(self.app, "pool_ready", lambda: None))
+            return
+        self.action_refresh()
+        self.set_interval(2.0, self.action_refresh)
+
+    def bind_user(self, user: str) -> None:
+        """A pooled app has been given its user: their name, their tables, from now on."""
+        if not self.waiting:
+            return
+        self.waiting = False
+        self.user = user
+        self.query_one("#lobby-title", Static).update(Text(f"Shared tables — you are {self.user or '?'}"))
+        self._shown = None
         self.action_refresh()
         self.set_interval(2.0, self.action_refresh)
 

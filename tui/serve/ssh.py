@@ -11,8 +11,10 @@ places once it is authenticated and is closed after ``idle_timeout`` without inp
 that it has ``login_grace_time`` to authenticate, and at most ``max_startups`` connections may
 be unauthenticated at once.
 
-Per session: ``os.openpty()``; the app runs as a child process on the slave side in a new
-session (forked from a warm :mod:`tui.serve.forkserver`, or ``python -m tui.serve.child``);
+Per session: an app of the warm pool (:mod:`tui.serve.pool`: already on the lobby, on a pty of
+its own, given this session's user and window size), else ``os.openpty()`` and the app as a
+child process on the slave side in a new session (forked from a warm
+:mod:`tui.serve.forkserver`, or ``python -m tui.serve.child``);
 this module copies bytes between the SSH channel and the master side, passes window-size
 changes on, and ends the child cleanly (SIGHUP, then SIGTERM, then SIGKILL) when the client
 goes away or stays idle too long.
@@ -66,6 +68,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from tui.serve.forkserver import ForkedChild, ForkServer
+    from tui.serve.pool import PooledApp, WarmPool
     from tui.serve.tables import TableService
 
 DEFAULT_HOST = "127.0.0.1"
@@ -129,6 +132,7 @@ class ServerState:
     max_startups: int = DEFAULT_MAX_STARTUPS
     guard: AuthGuard | None = None
     forks: ForkServer | None = None
+    pool: WarmPool | None = None
 
     def __post_init__(self) -> None:
         if self.guard is None and self.passwords_file is not None:
@@ -179,6 +183,9 @@ class AppSession:
         self.conn: _Server | None = owner if isinstance(owner, _Server) else None
         self.child: asyncio.subprocess.Process | ForkedChild | None = None
         self.master: int | None = None
+        self.pooled: PooledApp | None = None  # the warm-pool app this session was given, if any
+        self._skip_to: bytes | None = None  # a pooled app's output counts from this marker on
+        self._skipped = b""
         self.last_input = time.monotonic()
         self._drawn = False
         self._output_done = asyncio.Event()
@@ -245,23 +252,45 @@ class AppSession:
             *self.state.app_argv, stdin=slave, stdout=slave, stderr=slave,
             start_new_session=True, env=env, close_fds=True)
 
+    def _take_pooled(self, width: int, height: int, pw: int, ph: int) -> bool:
+        """Serve this session from a warm-pool app (already showing the lobby); False if none fits."""
+        from tui.serve.pool import fits
+
+        pool = self.state.pool
+        if pool is None or not fits(self.process.get_terminal_type() or ""):
+            return False
+        app = pool.take()
+        if app is None:
+            return False
+        set_winsize(app.master, width, height, pw, ph)
+        try:
+            self._skip_to = pool.give(app, self._env())
+        except OSError:
+            app.close()
+            return False
+        self.pooled, self.master, self.child = app, app.master, app.child
+        return True
+
     async def _serve(self) -> bool:
         """Run the app until it ends or the client goes; True when it ended for lack of input."""
         p = self.process
         loop = asyncio.get_running_loop()
         width, height, pw, ph = p.term_size
-        master, slave = os.openpty()
-        self.master = master
-        set_winsize(slave, width or 80, height or 24, pw, ph)
-        try:
-            self.child = await self._start_child(slave)
-        except OSError as e:
+        if not self._take_pooled(width or 80, height or 24, pw, ph):
+            master, slave = os.openpty()
+            self.master = master
+            set_winsize(slave, width or 80, height or 24, pw, ph)
+            try:
+                self.child = await self._start_child(slave)
+            except OSError as e:
+                os.close(slave)
+                os.close(master)
+                self._refuse(f"the game could not start ({e.__class__.__name__}).")
+                return False
             os.close(slave)
-            os.close(master)
-            self._refuse(f"the game could not start ({e.__class__.__name__}).")
-            return False
-        os.close(slave)
-        os.set_blocking(master, False)
+            os.set_blocking(master, False)
+        master = self.master
+        assert master is not None and self.child is not None
         loop.add_reader(master, self._on_output)
         reader = asyncio.create_task(self._pump_input())
         child_done = asyncio.create_task(self.child.wait())
@@ -302,6 +331,16 @@ class AppSession:
         if not data:
             self._stop_output()
             return
+        if self._skip_to is not None:  # a pooled app: what it drew before it was ours is not the client's
+            data = self._skipped + data
+            at = data.find(self._skip_to)
+            if at < 0:
+                self._skipped = data[-len(self._skip_to):]
+                return
+            data = data[at + len(self._skip_to):]
+            self._skip_to, self._skipped = None, b""
+            if not data:
+                return
         if not self._drawn:  # the idle clock starts when the player first sees something
             self._drawn = True
             self.last_input = time.monotonic()
@@ -322,6 +361,9 @@ class AppSession:
             with contextlib.suppress(OSError):
                 os.close(self.master)
             self.master = None
+        if self.pooled is not None:
+            with contextlib.suppress(OSError):
+                self.pooled.control.close()
 
     async def _pump_input(self) -> None:
         p = self.process
@@ -509,6 +551,8 @@ class SSHServer:
         await asyncio.gather(*(s.close() for s in list(self.state.sessions)), return_exceptions=True)
         for c in list(self.state.connections):
             c._disconnect(asyncssh.DISC_BY_APPLICATION, "the server is stopping")
+        if self.state.pool is not None:
+            await self.state.pool.close()
         if self.state.forks is not None:
             await self.state.forks.close()
         if self.state.guard is not None:
@@ -554,7 +598,7 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            limits: AuthLimits | None = None,
                            login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME,
                            max_startups: int = DEFAULT_MAX_STARTUPS,
-                           warm: bool = True) -> SSHServer:
+                           warm: bool = True, pool: int | None = None) -> SSHServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     ``authorized_keys`` is an OpenSSH authorized_keys file (its keys log in under any user name)
@@ -566,6 +610,8 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     slowed; ``login_grace_time`` is the time a connection has to log in, ``max_startups`` how many
     may be logging in at once. With ``warm`` (and the default ``app_argv``) apps are forked from a
     fork server that has already imported and drawn the app once (:mod:`tui.serve.forkserver`).
+    With ``warm`` and ``tables``, ``pool`` apps (default: ``max_sessions``; 0 for none) wait
+    ready on the lobby, each for one user (:mod:`tui.serve.pool`), so a session starts drawn.
     """
     keys, pw = _resolve_auth(authorized_keys, passwords_file)
     service = None
@@ -584,6 +630,13 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
 
         state.forks = ForkServer(base_env(extra_env))
         state.forks.start()
+        size = state.max_sessions if pool is None else pool
+        if tables and size > 0:
+            from tui.serve.pool import WarmPool
+
+            state.pool = WarmPool(state.forks, base_env(extra_env), size,
+                                  lambda fd, w, h: set_winsize(fd, w, h))
+            state.pool.start()
 
     async def handle(process: asyncssh.SSHServerProcess) -> None:
         await AppSession(state, process).run()
@@ -602,6 +655,8 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     except OSError as e:
         if service is not None:
             await service.close()
+        if state.pool is not None:
+            await state.pool.close()
         if state.forks is not None:
             await state.forks.close()
         if state.guard is not None:
@@ -617,23 +672,30 @@ def serve_ssh(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
               max_sessions: int = DEFAULT_MAX_SESSIONS, idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
               tables: bool = True, limits: AuthLimits | None = None,
               login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME, max_startups: int = DEFAULT_MAX_STARTUPS,
-              warm: bool = True, announce=print) -> None:
+              warm: bool = True, pool: int | None = None, announce=print) -> None:
     """Run the server until Ctrl+C / SIGTERM; every running app is ended cleanly on the way out."""
 
     async def main() -> None:
         server = await start_ssh_server(host, port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                                         max_sessions=max_sessions, idle_timeout=idle_timeout, tables=tables,
                                         limits=limits, login_grace_time=login_grace_time,
-                                        max_startups=max_startups, warm=warm)
+                                        max_startups=max_startups, warm=warm, pool=pool)
         key = load_or_create_host_key()
         announce(f"unmask: serving over SSH on {server.host}:{server.port} (ssh -p {server.port} USER@{server.host})")
         announce(f"unmask: host key {key.get_fingerprint()}")
         forks = server.state.forks
         if forks is not None:
             async def say_warm() -> None:
-                for _ in range(600):
-                    if forks.ready:
+                said = False
+                warm_pool = server.state.pool
+                for _ in range(3000):
+                    if forks.ready and not said:
                         announce("unmask: apps start warm (fork server ready)")
+                        said = True
+                    if said and warm_pool is None:
+                        return
+                    if warm_pool is not None and warm_pool.was_full:
+                        announce(f"unmask: warm pool full ({warm_pool.size} apps wait on the lobby)")
                         return
                     await asyncio.sleep(0.1)
 
