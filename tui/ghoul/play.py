@@ -202,7 +202,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
     def _redraw(self) -> None:
         v = self.view
-        self._put("#gh-status", m.status_line(v))
+        self._put("#gh-status", m.status_line(v, max(20, self.app.size.width - 2)))  # 1 cell of padding each side
         self._put("#gh-prompt", Text(m.prompt(v), style="bold"))
         self._redraw_ring()
         self._put("#gh-players", self._players_text())
