@@ -3,6 +3,7 @@ chance (``k``) can be stepped with a tap too."""
 
 from __future__ import annotations
 
+from test_ghoul_assist import CONFIG
 from test_ghoul_fit import fits
 from tui_helpers import run_async, settle_assist
 
@@ -56,3 +57,29 @@ async def test_ghoul_assist_exchange_chance_by_tap():
         assert screen.config["exchange_chance"] == 0.75
         assert "exch. 75%" in str(screen.query_one("#ax-status").render())
     assert load_session(sid).config["exchange_chance"] == 0.75
+
+
+@run_async(timeout=120)
+async def test_ghoul_assist_names_a_revealed_red_place():
+    """Once a move turned red place 5 face up as Cochlea, the log and the next Move dialog call it
+    "5 Cochlea", not "5 red ?" (the tile never changes place)."""
+    sid = "ghoul-revealed"
+    log = [
+        {"type": "hand", "cards": ["coffee", "food", "dove"]},
+        {"type": "move", "player": "Ann", "to": 3, "revealed": {"4": "cochlea"}},
+        {"type": "move", "player": "Ben", "to": 4},
+    ]
+    save_session(Session(game="ghoul", mode="assist", config=CONFIG, log=log), sid)
+    app = UnmaskApp(bot_delay=0, start="assist:ghoul", session_id=sid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await settle_assist(pilot)
+        screen = app.screen
+        assert isinstance(screen, GhoulAssistScreen)
+        lines = screen._log_sentences()
+        assert lines[2] == "Ben's turn: token to 5 Cochlea", lines
+        assert "red ?" in g.describe(log[2], CONFIG)  # the setup alone does not know it
+        assert await pilot.click("#gx-do-move")
+        await pilot.pause(0.1)
+        labels = [label for label, _v in next(f for f in app.screen.fields if f.key == "to").options]
+        assert "5 Cochlea" in labels and "5 red ?" not in labels

@@ -433,7 +433,7 @@ class GhoulAssistScreen(AssistScreenBase):
     # ------------------------------------------------------------------ drawing
 
     def _log_sentences(self) -> list[str]:
-        return [g.describe(e, self.config) for e in self.entries]
+        return [g.describe(e, g.with_reveals(self.config, self.entries[:i])) for i, e in enumerate(self.entries)]
 
     def _update_log_head(self, head: Static) -> None:
         if self.state in ("contradiction", "error"):
@@ -451,7 +451,7 @@ class GhoulAssistScreen(AssistScreenBase):
         if self.state == "error":
             return f"⚠ {r.get('message', 'The log cannot be read.')} Edit, Delete or Undo."
         parts = [
-            f"#{i + 1} “{g.describe(self.entries[i], self.config)}”"
+            f"#{i + 1} “{g.describe(self.entries[i], g.with_reveals(self.config, self.entries[:i]))}”"
             for i in self.conflict
             if 0 <= i < len(self.entries)
         ]

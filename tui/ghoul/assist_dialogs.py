@@ -51,7 +51,7 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
         self.config = config
         self.prior = list(prior)
         self.entry = dict(entry) if entry else None
-        self.fields = g.fields(kind, config)
+        self.fields = g.fields(kind, g.with_reveals(config, self.prior))  # places named as the table sees them
 
     def compose(self) -> ComposeResult:
         title = g.TITLES.get(self.kind, self.kind)
@@ -99,7 +99,7 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
                 self.query_one(f"#gx-pick-{other}", Picker).set_disabled_values([values["by"]] if values["by"] else [])
         entry, problem = self.build()
         preview = self.query_one("#ax-dlg-preview", Static)
-        preview.update(g.describe(entry, self.config) if entry else problem)
+        preview.update(g.describe(entry, g.with_reveals(self.config, self.prior)) if entry else problem)
         preview.set_class(False, "-problem")
 
     @on(Picker.Changed)
