@@ -72,3 +72,28 @@ async def test_ghoul_end_screen_says_1_marker():
         console.print(app.screen._rows_table())
         text = console.export_text()
         assert "1 marker" in text and "1 markers" not in text, text
+
+
+@run_async
+async def test_ghoul_move_dialog_spells_out_the_ring_abbreviations():
+    """At 80x24 the ring says "Sus 2 Foo" / "Interrog.": the move dialog says what each location does in full."""
+    from test_ghoul_play import find_table, my
+
+    from tui.ghoul import model as m
+    from tui.ghoul.dialogs import PickDialog
+
+    table = find_table(my("move"))
+    app = UnmaskApp(table=table, session_id="fit-move", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("a")
+        await pilot.pause(0.1)
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog) and dialog.kind == "move"
+        v = table.view(0)
+        text = dialog.query_one(".dialog-text")
+        said = str(text.render())
+        for place in m.move_targets(v):
+            for act in v["ring"][place]["actions"]:
+                assert m.action_text(act) in said, said  # "Suspicion: two Food", "Interrogation"
+        assert fits(text), said

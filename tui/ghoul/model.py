@@ -409,8 +409,11 @@ def dialog_text(view: dict) -> str:
         seen = pre.get("shown_to_me")
         extra = f" {name(v, right)} showed you {cards_text(seen)}." if seen else ""
         return f"Your cards: {cards_text(v['hand'])}. Give one to {name(v, right)} (on your right).{extra}"
-    if phase == "move":
-        return "Move the token 1 or 2 face-up locations clockwise; the location's actions then happen in order."
+    if phase == "move":  # each reachable location's actions in full: at 80 columns the ring says "Sus 2 Foo"
+        lines = [f"{place_label(v, p)} — " + (", then ".join(action_text(a) for a in v["ring"][p]["actions"] or [])
+                                            or "no action") for p in move_targets(v)]
+        return "\n".join(["Move the token 1 or 2 face-up locations clockwise; the location's actions then happen "
+                          "in order.", *lines])
     if phase == "interrogate":
         return ("The player shows you 2 cards of their hand (3 with 3+ markers); you may then exchange one. "
                 f"Your cards: {cards_text(v['hand'])}.")
