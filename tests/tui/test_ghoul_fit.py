@@ -97,3 +97,20 @@ async def test_ghoul_move_dialog_spells_out_the_ring_abbreviations():
             for act in v["ring"][place]["actions"]:
                 assert m.action_text(act) in said, said  # "Suspicion: two Food", "Interrogation"
         assert fits(text), said
+
+
+@run_async
+async def test_ghoul_players_list_keeps_long_names_apart_80x24():
+    """Two long names that start alike stay apart in the players' list at 80x24, and no row wraps."""
+    names = ("You", "Alexandra Smith", "Alexander Jones", "Cornelia", "Demetrius", "Evangeline")
+    config = GhoulConfig(players=6, names=names)
+    table = Table("ghoul", config, 1, ["human", *["heuristic"] * 5])
+    app = UnmaskApp(table=table, session_id="fit-names", bot_delay=10**6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = next(x for x in app.screen_stack if isinstance(x, PlayScreen))
+        players = screen.query_one("#gh-players")
+        lines = str(players.render()).splitlines()
+        assert fits(players), lines
+        shown = [line[2:].split("  ")[0].strip() for line in lines[: len(names)]]
+        assert len(set(shown)) == len(names), shown
