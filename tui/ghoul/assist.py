@@ -316,10 +316,9 @@ class GhoulAssistScreen(AssistScreenBase):
         c = self.config
         variants = [v for v in ("mask", "support") if c.get(v)]
         extra = f" · {'+'.join(variants)}" if variants else ""
-        return (
-            f"Tokyo Ghoul assistant · {len(c['players'])} players{extra} · me: {c['me']} "
-            f"({g.char_label(c['character'])}) · session {self.session_id}"
-        )
+        text = f"{len(c['players'])} players{extra} · me: {c['me']} ({g.char_label(c['character'])})"
+        # 80 columns hold the rest only without the session name (it is in Resume and the help)
+        return f"Tokyo Ghoul · {text}" if self.narrow else f"Tokyo Ghoul assistant · {text} · session {self.session_id}"
 
     def on_click(self, event: events.Click) -> None:
         """A tap on a player's row of the grid: why their certain facts are certain."""
@@ -333,6 +332,7 @@ class GhoulAssistScreen(AssistScreenBase):
 
     def on_resize(self, _event: events.Resize) -> None:
         if self.mode == "main":
+            self.query_one("#ax-head", Static).update(Content(self._head_text()))
             self._apply_view()
             if self.narrow != (self._notes_width is None):
                 self._draw_notes()
@@ -369,21 +369,27 @@ class GhoulAssistScreen(AssistScreenBase):
         ``exchange_chance``, saved in the session config) and solve again."""
         if self.mode != "main":
             return
-        now = self.config.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
-        steps = self.EXCHANGE_CHANCES
-        later = [c for c in steps if c > now]
-        self.config["exchange_chance"] = later[0] if later else steps[0]
+        self.config["exchange_chance"] = self._next_exchange_chance()
         self._after_change(None)
+
+    def _next_exchange_chance(self) -> float:
+        now = self.config.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
+        later = [c for c in self.EXCHANGE_CHANCES if c > now]
+        return later[0] if later else self.EXCHANGE_CHANCES[0]
 
     def action_more(self) -> None:
         if self.mode != "main":
             return
 
         def chosen(kind: str | None) -> None:
-            if kind:
+            if kind == "exchange_chance":
+                self.action_exchange_chance()
+            elif kind:
                 self._open_dialog(kind, None)
 
-        self.app.push_screen(MoreDialog(self.config), chosen)
+        now = self.config.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
+        step = f"{round(100 * now)}% → {round(100 * self._next_exchange_chance())}%"
+        self.app.push_screen(MoreDialog(self.config, step), chosen)
 
     def _entry_dialog(self, kind: str, before: list[Any], entry: Any) -> GhoulEntryDialog:
         return GhoulEntryDialog(kind, self.config, before, entry)
@@ -427,7 +433,7 @@ class GhoulAssistScreen(AssistScreenBase):
     # ------------------------------------------------------------------ drawing
 
     def _log_sentences(self) -> list[str]:
-        return [g.describe(e, self.config) for e in self.entries]
+        return [g.describe(e, g.with_reveals(self.config, self.entries[:i])) for i, e in enumerate(self.entries)]
 
     def _update_log_head(self, head: Static) -> None:
         if self.state in ("contradiction", "error"):
@@ -445,7 +451,7 @@ class GhoulAssistScreen(AssistScreenBase):
         if self.state == "error":
             return f"⚠ {r.get('message', 'The log cannot be read.')} Edit, Delete or Undo."
         parts = [
-            f"#{i + 1} “{g.describe(self.entries[i], self.config)}”"
+            f"#{i + 1} “{g.describe(self.entries[i], g.with_reveals(self.config, self.entries[:i]))}”"
             for i in self.conflict
             if 0 <= i < len(self.entries)
         ]

@@ -51,7 +51,7 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
         self.config = config
         self.prior = list(prior)
         self.entry = dict(entry) if entry else None
-        self.fields = g.fields(kind, config)
+        self.fields = g.fields(kind, g.with_reveals(config, self.prior))  # places named as the table sees them
 
     def compose(self) -> ComposeResult:
         title = g.TITLES.get(self.kind, self.kind)
@@ -99,7 +99,7 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
                 self.query_one(f"#gx-pick-{other}", Picker).set_disabled_values([values["by"]] if values["by"] else [])
         entry, problem = self.build()
         preview = self.query_one("#ax-dlg-preview", Static)
-        preview.update(g.describe(entry, self.config) if entry else problem)
+        preview.update(g.describe(entry, g.with_reveals(self.config, self.prior)) if entry else problem)
         preview.set_class(False, "-problem")
 
     @on(Picker.Changed)
@@ -147,17 +147,21 @@ class MoreDialog(Screen[str | None]):
     BINDINGS: ClassVar = [
         Binding("escape", "cancel", "Cancel", id="ghoul.more.cancel"),
         *[Binding(key, f"pick('{kind}')", label, show=False) for kind, label, _s, key in g.MORE_KINDS],
+        Binding("k", "pick('exchange_chance')", "Exchange chance", show=False, id="ghoul.more.exchange_chance"),
     ]
 
-    def __init__(self, config: Mapping[str, Any]) -> None:
+    def __init__(self, config: Mapping[str, Any], chance: str = "") -> None:
         super().__init__()
         self.config = config
+        self.chance = chance  # "50% → 75%": the exchange-chance step a tap makes (k on the main screen)
 
     def available(self, kind: str) -> bool:
         if kind == "face_up":
             return bool(self.config.get("mask"))
         if kind.startswith("support"):
             return bool(self.config.get("support"))
+        if kind == "exchange_chance":
+            return bool(self.chance)
         return True
 
     def compose(self) -> ComposeResult:
@@ -166,6 +170,8 @@ class MoreDialog(Screen[str | None]):
             with Vertical(id="gx-more-grid"):
                 for kind, label, _short, key in g.MORE_KINDS:
                     yield Tap(f"{label} ({key})", id=f"gx-more-{kind}", disabled=not self.available(kind))
+                if self.chance:  # a setting, not an entry: here so that it can be tapped too
+                    yield Tap(f"Unseen exchange {self.chance} (k)", id="gx-more-exchange_chance")
             with Horizontal(id="ax-dlg-buttons"):
                 yield Tap("Cancel", id="gx-more-cancel")
         yield KeyBar(id="ax-keys")

@@ -78,6 +78,18 @@ def place_label(config: Mapping[str, Any], place: int) -> str:
     return f"{place + 1} {tile_label(tile)}"
 
 
+def with_reveals(config: Mapping[str, Any], entries: Sequence[Any]) -> dict[str, Any]:
+    """The config with every red place that ``entries`` turned face up named on the ring: labels only
+    (a tile never changes place), so a later move reads "5 Cochlea", not "5 red ?"."""
+    ring = list(config.get("ring") or [None] * 8)
+    for e in entries:
+        if isinstance(e, Mapping) and e.get("type") in ("move", "turn"):
+            for p, tile in (e.get("revealed") or {}).items():
+                if str(p).isdigit() and int(p) < len(ring) and tile in DATA.tiles:
+                    ring[int(p)] = tile
+    return {**config, "ring": ring}
+
+
 def suits_in_play(config: Mapping[str, Any]) -> list[str]:
     return [s for s in SUITS if s != "mask" or config.get("mask")]
 

@@ -53,7 +53,7 @@ class EndScreen(GameEndScreen):
             if wide:
                 grid.add_row(who, char, row.cards, str(row.markers), result)
             else:
-                result.append(f"\n{row.cards} · {row.markers} markers", style="dim")
+                result.append(f"\n{row.cards} · {m.markers(row.markers)}", style="dim")
                 grid.add_row(who, char, result)
         return grid
 

@@ -262,16 +262,38 @@ def markers_text(n: int) -> str:
 # ----------------------------------------------------------------------------- status and prompt
 
 
-def status_line(view: dict) -> str:
+def status_line(view: dict, width: int | None = None) -> str:
+    """The header: phase or round, whose turn, the Pool, who you are; the longest form within ``width``.
+
+    Narrower forms drop words whose full text shows elsewhere on the screen: the Pool (its own line
+    under the players), your faction (the You tab), then the end of a long name (the players' list
+    and the log)."""
     v = view
     pool = f"Pool {v['pool']}/{v['pool_total']}"
     if v["over"]:
         return f"Game over · {pool}"
-    if v["phase"] in ("setup_face", "prelim_show", "prelim_give"):
-        head = "Setup" if v["phase"] == "setup_face" else "Preliminary phase"
+    setup = v["phase"] in ("setup_face", "prelim_show", "prelim_give")
+    cid = v["character"]["id"]
+    if setup:
+        heads = ["Setup" if v["phase"] == "setup_face" else "Preliminary phase"] * 2
     else:
-        head = f"Round {v['round']} · {poss(v, v['turn'], start=True)} turn"
-    return f"{head} · {pool} · you are {char_label(v, v['character']['id'])}"
+        whose = poss(v, v["turn"], start=True)
+        heads = [f"Round {v['round']} · {whose} turn", f"R{v['round']} · {whose} turn"]
+    forms = [
+        f"{heads[0]} · {pool} · you are {char_label(v, cid)}",
+        f"{heads[1]} · {pool} · you: {char_label(v, cid)}",
+        f"{heads[1]} · you: {char_label(v, cid)}",
+        f"{heads[1]} · you: {char_short(cid)}",
+    ]
+    for form in forms:
+        if width is None or len(form) <= width:
+            return form
+    if not setup and v["turn"] != v["seat"]:
+        tail = f"'s turn · you: {char_short(cid)}"
+        room = max(4, width - len(f"R{v['round']} · ") - len(tail))
+        who = name(v, v["turn"])
+        return f"R{v['round']} · {who[: room - 1]}…{tail}" if len(who) > room else forms[-1]
+    return forms[-1]
 
 
 def prompt(view: dict) -> str:
@@ -387,8 +409,11 @@ def dialog_text(view: dict) -> str:
         seen = pre.get("shown_to_me")
         extra = f" {name(v, right)} showed you {cards_text(seen)}." if seen else ""
         return f"Your cards: {cards_text(v['hand'])}. Give one to {name(v, right)} (on your right).{extra}"
-    if phase == "move":
-        return "Move the token 1 or 2 face-up locations clockwise; the location's actions then happen in order."
+    if phase == "move":  # each reachable location's actions in full: at 80 columns the ring says "Sus 2 Foo"
+        lines = [f"{place_label(v, p)} — " + (", then ".join(action_text(a) for a in v["ring"][p]["actions"] or [])
+                                            or "no action") for p in move_targets(v)]
+        return "\n".join(["Move the token 1 or 2 face-up locations clockwise; the location's actions then happen "
+                          "in order.", *lines])
     if phase == "interrogate":
         return ("The player shows you 2 cards of their hand (3 with 3+ markers); you may then exchange one. "
                 f"Your cards: {cards_text(v['hand'])}.")

@@ -202,7 +202,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
     def _redraw(self) -> None:
         v = self.view
-        self._put("#gh-status", m.status_line(v))
+        self._put("#gh-status", m.status_line(v, max(20, self.app.size.width - 2)))  # 1 cell of padding each side
         self._put("#gh-prompt", Text(m.prompt(v), style="bold"))
         self._redraw_ring()
         self._put("#gh-players", self._players_text())
@@ -254,9 +254,10 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         v = self.view
         wide = self._wide()
         mask = v["variants"]["mask"]
-        name_w = 10 if wide else 7
+        rows = m.player_rows(v)
+        name_w = self._name_width(rows, mask, 10 if wide else 7)
         t = Text()
-        for row in m.player_rows(v):
+        for row in rows:
             mark = "> " if row.to_act else "· " if row.turn else "  "
             t.append(mark, style="bold yellow")
             style = "strike dim" if row.dead else "bold green" if row.me else "bold" if row.turn else ""
@@ -280,6 +281,18 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if wide:
             t.append("  (> to act, · turn)", style="dim")
         return t
+
+    def _name_width(self, rows: list[m.PlayerRow], mask: bool, least: int) -> int:
+        """Room for names: ``least``, or more when the row has it, so that long names (a served table
+        names seats after their owners) stay apart ("Alexandra S", "Alexander J", not "Alexand" twice)."""
+        longest = max(len(r.name) for r in rows)
+        if longest <= least:
+            return least
+        side = 42 if self._wide() else 32  # #gh-side (Screen.-wide from 110 columns, as _wide)
+        room = self.app.size.width - side - 2  # the left column, less its padding
+        labels = [len(m.char_short(r.character)) + 1 for r in rows if r.character]
+        used = 2 + 7 + (4 if mask else 0) + 12 + max(labels, default=0)  # mark, markers, face up, cards, character
+        return max(least, min(longest, room - used))
 
     @staticmethod
     def _lines_text(lines: list[tuple[str, str]]) -> Text:
