@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import factorial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 Literal = tuple[int, int]
 WFactor = tuple[int, tuple[Literal, ...]]
@@ -171,21 +171,31 @@ def propagate(
     return cap, allowed, fixed, out_cl, out_wf, const
 
 
-def _order_clause_cards(cards: list[int], factors: list[tuple[Literal, ...]], allowed: list[int]) -> list[int]:
+def _order_clause_cards(
+    cards: list[int], factors: list[tuple[Literal, ...]], allowed: list[int], first: list[int] = ()  # type: ignore[assignment]
+) -> list[int]:
     """Greedy order keeping the information carried about open factors small.
 
     A factor is open from its first to its last card.  Two open factors whose already processed
     literals are the same always have the same status, so they cost one bit together; the greedy
     step therefore minimises the number of *distinct* processed-literal sets among open factors
-    (ties: close more factors, then fewer allowed holders).
+    (ties: close more factors, then fewer allowed holders).  ``first`` are cards already placed
+    before these (a pinned run's pinned cards).
     """
     touching: dict[int, list[int]] = {c: [] for c in cards}
-    for f, lits in enumerate(factors):
-        for c, _m in lits:
-            touching[c].append(f)
-    left = [len(lits) for lits in factors]
+    before = set(first)
+    left = [0] * len(factors)
     done: list[frozenset[Literal]] = [frozenset()] * len(factors)
     open_sigs: dict[int, frozenset[Literal]] = {}
+    for f, lits in enumerate(factors):
+        for c, _m in lits:
+            if c in before:
+                done[f] = done[f] | {(c, _m)}
+            else:
+                touching[c].append(f)
+                left[f] += 1
+        if done[f] and left[f]:
+            open_sigs[f] = done[f]
     remaining = set(cards)
     order: list[int] = []
     while remaining:
@@ -251,16 +261,66 @@ def count(
     marginals: bool = True,
 ) -> CountResult:
     """Count (weighted) deals exactly; with ``marginals`` also every card x holder count."""
+    got = _count(caps, allowed, clauses, wfactors, marginals=marginals, tag=None)
+    assert isinstance(got, CountResult)
+    return got
+
+
+def count_pinned_pairs(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+    x: int,
+    y: int,
+) -> dict[tuple[int, int], CountResult]:
+    """For every holder pair (a, b): the count and marginals of the deals with x at a and y at b.
+
+    Equal, pin by pin, to ``count`` with ``allowed[x] = 1 << a`` and ``allowed[y] = 1 << b``, but
+    done in one programme: x and y are its first two steps, and from there on every state carries
+    one count per pin, packed side by side in one Python int (fields wide enough for any count of
+    the problem, so the additions and the products with a completion count never carry from one
+    pin into the next).  The backward pass (completions of a state) does not depend on the pin,
+    so it is shared.  Pins with no deal are left out.
+    """
+    if x == y:
+        raise ValueError("the two pinned cards must differ")
+    got = _count(caps, allowed, clauses, wfactors, marginals=True, tag=(x, y))
+    assert isinstance(got, dict)
+    return got
+
+
+def _count(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+    *,
+    marginals: bool,
+    tag: tuple[int, int] | None,
+) -> CountResult | dict[tuple[int, int], CountResult]:
+    """:func:`count`, or with ``tag`` :func:`count_pinned_pairs`."""
     n = len(allowed)
     nh = len(caps)
+    full_mask = (1 << nh) - 1
+    # Field width of a packed per-pin count: every (weighted) count of a prefix of the deal, and
+    # so every count the passes add up, is at most the product of the cards' choices times the
+    # largest weight of every factor; the spare bits cover a group's card-count multiplier.
+    width_tag = 0
+    if tag is not None:
+        bound = 6 ** len(wfactors)
+        for a in allowed:
+            bound *= max(1, _popcount(a & full_mask))
+        width_tag = bound.bit_length() + 8
     prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
     if prop is None:
-        return CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+        return {} if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
     cap, allowed, fixed, cl, wf, const = prop
     unfixed = [c for c in range(n) if fixed[c] < 0]
     active = [h for h in range(nh) if cap[h] > 0]
     if sum(cap[h] for h in active) != len(unfixed) or any(cap[h] < 0 for h in range(nh)):
-        return CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+        return {} if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+    tagged = [c for c in tag if fixed[c] < 0] if tag is not None else []
 
     # ---- merge interchangeable holders ---------------------------------------------------------
     # Holders that every constraint treats alike (same remaining capacity, same allowed column,
@@ -272,7 +332,8 @@ def count(
     for h in active:
         sig = (cap[h], tuple(allowed[c] >> h & 1 for c in unfixed), tuple(m >> h & 1 for m in lit_masks))
         signature.setdefault(sig, []).append(h)
-    classes = [hs for hs in signature.values() if len(hs) > 1]
+    # A pinned run keeps every holder apart (a pin tells holders apart that merging would not).
+    classes = [hs for hs in signature.values() if len(hs) > 1] if tag is None else []
     for hs in classes:
         each = cap[hs[0]]
         const *= factorial(each * len(hs)) // factorial(each) ** len(hs)
@@ -311,10 +372,10 @@ def count(
     factor_cards += [tuple(c for c, _ in lits) for _, lits in wf]
     in_factor = {c for fc in factor_cards for c in fc}
     factor_lits: list[tuple[Literal, ...]] = [tuple(lits) for lits in cl] + [tuple(lits) for _, lits in wf]
-    clause_cards = _order_clause_cards(sorted(in_factor), factor_lits, allowed)
+    clause_cards = tagged + _order_clause_cards(sorted(in_factor - set(tagged)), factor_lits, allowed, tagged)
     groups: dict[int, list[int]] = {}
     for c in unfixed:
-        if c not in in_factor:
+        if c not in in_factor and c not in tagged:
             groups.setdefault(allowed[c], []).append(c)
     # Free groups: the one with the most ways to spread over its holders goes last, where its
     # spread is forced by the capacities left (one multinomial per state, nothing to enumerate).
@@ -411,7 +472,27 @@ def count(
     # ---- forward pass --------------------------------------------------------------------------
     layers: list[dict[int, int]] = []
     cur: dict[int, int] = {key0: 1}
-    for step in steps:
+    pin_field: dict[tuple[int, int], int] = {}
+    if tag is not None:
+        # The pinned cards' steps, by hand: each (state, pin) path gets the pin's own field.
+        paths: list[tuple[int, int, tuple[int, ...]]] = [(key0, 1, ())]
+        for step in steps[: len(tagged)]:
+            assert isinstance(step, _CardStep)
+            layers.append({})
+            nxt = []
+            for key, v, hs in paths:
+                for tr in step.trans:
+                    moved = _move(key, tr, step.req, step.wclose, step.lim, capmask, guards)
+                    if moved is not None:
+                        nxt.append((moved[0], v * moved[1], (*hs, tr[0])))
+            paths = nxt
+        cur = {}
+        for key, v, hs in paths:
+            it = iter(hs)
+            pin = tuple(fixed[c] if fixed[c] >= 0 else next(it) for c in tag)
+            f = pin_field.setdefault((pin[0], pin[1]), len(pin_field))
+            cur[key] = cur.get(key, 0) + (v << (f * width_tag))
+    for step in steps[len(layers) :]:
         layers.append(cur)
         if isinstance(step, _CardStep):
             cur = _card_forward(cur, step.trans, step.req, step.wclose, step.lim, capmask, guards)
@@ -427,6 +508,10 @@ def count(
     total = cur.get(guards, 0) * const
     if not marginals:
         return CountResult(total, None)
+    if tag is not None:
+        return _pinned_results(
+            total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, pin_field, width_tag
+        )
 
     marg = [[0] * nh for _ in range(n)]
     if total == 0:
@@ -461,6 +546,86 @@ def count(
             for h in hs:
                 marg[c][h] = share
     return CountResult(total, marg)
+
+
+def _move(
+    key: int, tr: Trans, req: int, wclose: WClose, lim: int, capmask: int, guards: int
+) -> tuple[int, int] | None:
+    """One card placed by one transition, as :func:`_card_forward` does it: (new state, weight)."""
+    _h, rm, u, ob, ad = tr
+    if not key & rm:
+        return None
+    nk = ((key - u) | ob) + ad
+    if req:
+        if nk & req != req:
+            return None
+        nk ^= req
+    if lim and (nk & capmask != guards if lim < 0 else (lim - (nk & capmask)) & guards != guards):
+        return None
+    val = 1
+    for sh, fm, table in wclose:
+        val *= table[(nk & fm) >> sh]
+        nk &= ~fm
+    return nk, val
+
+
+def _pinned_results(
+    total: int,
+    steps: list[Any],
+    layers: list[dict[int, int]],
+    ntag: int,
+    const: int,
+    guards: int,
+    n: int,
+    nh: int,
+    fixed: list[int],
+    tag: tuple[int, int],
+    pin_field: dict[tuple[int, int], int],
+    width: int,
+) -> dict[tuple[int, int], CountResult]:
+    """The backward pass of a pinned run and the unpacking of its per-pin counts."""
+    fmask = (1 << width) - 1
+
+    def unpack(v: int) -> list[int]:
+        return [(v >> (f * width)) & fmask for f in range(len(pin_field))]
+
+    totals = unpack(total)
+    margs = [[[0] * nh for _ in range(n)] for _ in pin_field]
+    bnext: dict[int, int] = {guards: const}
+    for i in range(len(steps) - 1, ntag - 1, -1):
+        step = steps[i]
+        if isinstance(step, _CardStep):
+            bnext, acc = _card_backward(layers[i], step.trans, step.req, step.wclose, bnext)
+            for (h, *_rest), v in zip(step.trans, acc, strict=True):
+                for f, x in enumerate(unpack(v)):
+                    margs[f][step.card][h] = x
+        elif isinstance(step, _GroupStep):
+            bnext, acc = _group_backward(layers[i], step.comps, bnext)
+            for hi, h in enumerate(step.holders):
+                tot_h = sum(w * k[hi] for w, (_pk, _mult, k) in zip(acc, step.comps, strict=True) if w)
+                for f, x in enumerate(unpack(tot_h)):
+                    for c in step.cards:
+                        margs[f][c][h] = x // len(step.cards)
+        else:
+            bnext, per_h = _final_backward(layers[i], step, bnext.get(guards, 0), guards)
+            for hi, h in enumerate(step.holders):
+                for f, x in enumerate(unpack(per_h[hi])):
+                    for c in step.cards:
+                        margs[f][c][h] = x // len(step.cards)
+    out: dict[tuple[int, int], CountResult] = {}
+    for pin, f in pin_field.items():
+        t = totals[f]
+        if not t:
+            continue
+        marg = margs[f]
+        for c in range(n):
+            if fixed[c] >= 0:
+                marg[c][fixed[c]] = t
+        for c, h in zip(tag, pin, strict=True):
+            marg[c] = [0] * nh
+            marg[c][h] = t
+        out[pin] = CountResult(t, marg)
+    return out
 
 
 Trans = tuple[int, int, int, int, int]  # holder, its capacity bits, its unit, clause bits set, counter increments

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from test_clue_solver import _all_deals, _likelihood
 
+import solvers.clue.advice as advice_mod
 from solvers.clue import solve
 from solvers.clue.advice import compute_advice
 from solvers.clue.model import build_problem
@@ -98,6 +99,33 @@ def test_every_rumor_figure_equals_brute_force(refuter: bool) -> None:
             assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
             checked += 1
     assert checked >= 8 * 27
+
+
+@pytest.mark.parametrize("shared_from", [1, 10**9])
+def test_both_ways_of_counting_pins_equal_brute_force(shared_from: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pin by one shared pinned-pairs run (1), or every pin counted on its own (10**9)."""
+    monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
+    for refuter in (False, True):
+        for game in _small_games(11 + refuter, 4):
+            sol = solve(game.config, game.log, refuter_model=refuter, advice=True)
+            assert sol.advice is not None
+            for rec in sol.advice["all"]:
+                rumor = (rec["suspect"], rec["weapon"], rec["location"])
+                want = brute_figures(game.config, game.log, rumor, refuter)
+                for key in ("bits", "deal_bits"):
+                    assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
+                assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
+
+
+def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a 6-player Red Keep game both ways give the very same figures (too big for brute force)."""
+    game = random_game(random.Random(21), RED_KEEP, 6, 7)
+    problem = build_problem(game.config, game.log)
+    reach = RED_KEEP["locations"][:3]
+    monkeypatch.setattr(advice_mod, "SHARED_PINS", 10**9)
+    alone = compute_advice(problem, locations=reach)
+    monkeypatch.setattr(advice_mod, "SHARED_PINS", 1)
+    assert compute_advice(problem, locations=reach) == alone
 
 
 def test_the_best_rumor_per_location_is_the_maximum_of_all() -> None:

@@ -1,0 +1,65 @@
+"""The pinned-pairs count (one run for every holder pair of two cards) against a count per pin."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solvers.clue.counting import count, count_pinned_pairs
+from solvers.clue.model import build_inputs, build_problem
+from solvers.clue.simulate import MEEREEN, RED_KEEP, random_game, tiny_deck
+
+
+def _check(caps: list[int], allowed: list[int], clauses, wfactors, x: int, y: int) -> int:
+    """Assert pin by pin that the shared run equals the plain count; return the pins with deals."""
+    got = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y)
+    seen = 0
+    for a in range(len(caps)):
+        for b in range(len(caps)):
+            al = list(allowed)
+            al[x] &= 1 << a
+            al[y] &= 1 << b
+            want = count(caps, al, clauses, wfactors)
+            if want.total == 0:
+                assert (a, b) not in got
+                continue
+            seen += 1
+            assert got[(a, b)].total == want.total, (a, b)
+            assert got[(a, b)].marg == want.marg, (a, b)
+    assert len(got) == seen
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pinned_pairs_equal_one_count_per_pin(seed: int) -> None:
+    rng = random.Random(seed)
+    pins = 0
+    for _ in range(6):
+        deck = rng.choice([RED_KEEP, MEEREEN])
+        nplayers = rng.randint(3, 6)
+        game = random_game(rng, deck, nplayers, rng.randint(0, 30), me=rng.randrange(nplayers))
+        problem = build_problem(game.config, game.log)
+        caps, allowed, clauses, wfactors = build_inputs(
+            problem, range(len(problem.entries)), refuter_model=rng.random() < 0.5
+        )
+        x, y = rng.sample(range(len(allowed)), 2)
+        pins += _check(caps, allowed, clauses, wfactors, x, y)
+    assert pins > 6
+
+
+def test_pinned_pairs_with_a_fixed_card_and_no_deal() -> None:
+    """A card the log fixes still gets its one pin; an impossible problem has no pins at all."""
+    deck = tiny_deck(3)
+    config = {"deck": deck, "players": ["Ann", "Bob", "Cat"], "me": "Ann"}
+    log = [{"type": "hand", "cards": ["S0", "W0"]}]
+    problem = build_problem(config, log)
+    caps, allowed, clauses, wfactors = build_inputs(problem, range(1))
+    s0, s1 = problem.cards.index("S0"), problem.cards.index("S1")
+    assert _check(caps, allowed, clauses, wfactors, s0, s1) > 0
+    assert all(a == 0 for a, _b in count_pinned_pairs(caps, allowed, clauses, wfactors, s0, s1))
+    blocked = list(allowed)
+    blocked[s1] = 0
+    assert count_pinned_pairs(caps, blocked, clauses, wfactors, s0, s1) == {}
+    with pytest.raises(ValueError):
+        count_pinned_pairs(caps, allowed, clauses, wfactors, s0, s0)
