@@ -30,6 +30,7 @@ best envelope triple (the accuse-now figure) comes from the exact triple distrib
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from itertools import product
 from math import log2
 from typing import Any
@@ -45,11 +46,18 @@ class AdviceCancelled(Exception):
 
 
 def envelope_triples(
-    problem: Problem, *, refuter_model: bool = False, base: CountResult | None = None
+    problem: Problem,
+    *,
+    refuter_model: bool = False,
+    base: CountResult | None = None,
+    joints: RumorJoints | None = None,
 ) -> tuple[dict[tuple[int, int, int], int], int]:
     """Exact (weighted) deal count for every envelope triple (card indexes s, w, l) and the total.
 
-    ``base`` is the already computed full count with marginals, if the caller has it.
+    ``base`` is the already computed full count with marginals, if the caller has it.  With
+    ``joints`` (built with the same ``refuter_model``) the counts are read from its pinned runs of
+    card pairs, which the rumor figures need anyway, instead of one count per pair of envelope
+    cards; the numbers are the same.
     """
     caps, allowed, clauses, wfactors = build_inputs(problem, range(len(problem.entries)), refuter_model=refuter_model)
     if base is None:
@@ -65,6 +73,14 @@ def envelope_triples(
     i, j, k = order
     triples: dict[tuple[int, int, int], int] = {}
     for a, b in product(cands[i], cands[j]):
+        if joints is not None:
+            for c in cands[k]:
+                trip = [0, 0, 0]
+                trip[i], trip[j], trip[k] = a, b, c
+                v = joints.envelope_count((trip[0], trip[1], trip[2]))
+                if v:
+                    triples[(trip[0], trip[1], trip[2])] = v
+            continue
         al = list(allowed)
         al[a] &= 1 << slots[i]
         al[b] &= 1 << slots[j]
@@ -115,6 +131,7 @@ class RumorJoints:
     ) -> None:
         self.problem = problem
         self.stop = stop
+        self.pinned: tuple[int, int] = (0, 1)  # the categories whose cards are pinned (envelope_count)
         entries = range(len(problem.entries))
         self.inputs = build_inputs(problem, entries, refuter_model=refuter_model)
         # The deal counts behind ``deals_left`` are unweighted, as the solver's ``deals`` is.
@@ -267,6 +284,30 @@ class RumorJoints:
                         out[(a, b, c)] = v
         return out
 
+    def envelope_count(self, cards: tuple[int, int, int]) -> int:
+        """The (weighted) number of deals with these three cards (s, w, l) in the envelope.
+
+        Read from the pinned runs of the pair in the positions :attr:`pinned` names (set by the
+        caller that decides which two categories are pinned).
+        """
+        i, j = self.pinned
+        (k,) = {0, 1, 2} - {i, j}
+        x, y, z = cards[i], cards[j], cards[k]
+        slots = self.problem.env_slots
+        ex, ey, ez = slots[i], slots[j], slots[k]
+        if ex not in self.holders[x] or ey not in self.holders[y] or ez not in self.holders[z]:
+            return 0
+        weighted, _plain = self._pair(x, y)
+        cls = self._classes(self._points(x, y))
+        canon = self._canon(cls, ex, ey)
+        marg = weighted.get(canon)
+        if marg is None:
+            return 0
+        row = marg[z]
+        if self.key[z][0] == "fixed":
+            return sum(row)
+        return row[self._image(cls, canon, ex, ey, ez)]
+
     def joint(
         self, cards: tuple[int, int, int], pinned: tuple[int, int] = (0, 1)
     ) -> tuple[dict[Holders, int], dict[Holders, int]]:
@@ -309,30 +350,48 @@ def answer_model(problem: Problem, holders: Holders, cards: tuple[int, int, int]
     return [(None, 1.0)]
 
 
+@lru_cache(maxsize=65536)
+def _answer_slots(nplayers: int, me: int, holders: Holders) -> tuple[tuple[Any, float], ...]:
+    """:func:`answer_model` with the shown card named by its position in the rumor (0, 1, 2)."""
+    for i in range(1, nplayers):
+        p = (me + i) % nplayers
+        shown = [t for t in range(3) if holders[t] == p]
+        if shown:
+            return tuple(((p, t), 1.0 / len(shown)) for t in shown)
+    return ((None, 1.0),)
+
+
 def rumor_figures(
     problem: Problem, jw: dict[Holders, int], ju: dict[Holders, int], cards: tuple[int, int, int]
 ) -> dict[str, float]:
-    """``bits``, ``deal_bits`` and ``deals_left`` of one rumor from its exact joint."""
+    """``bits``, ``deal_bits`` and ``deals_left`` of one rumor from its exact joint.
+
+    Answers are keyed by (player, position of the shown card) rather than (player, card): the two
+    are in one-to-one correspondence (the three cards differ), and the position form lets every
+    rumor share one cache of the answer model.
+    """
     total = sum(jw.values())
     if not total:
         return {"bits": 0.0, "deal_bits": 0.0, "deals_left": 0.0}
-    env = tuple(problem.env_slots[problem.category[c]] for c in cards)
+    env0, env1, env2 = (problem.env_slots[problem.category[c]] for c in cards)
+    nplayers = len(problem.players)
+    me = problem.me
     p_ans: dict[Any, float] = {}
     p_pat_ans: dict[tuple[Any, Any], float] = {}
     p_pat: dict[Any, float] = {}
-    cond: list[tuple[float, list[tuple[Any, float]]]] = []
+    cond: list[tuple[float, tuple[tuple[Any, float], ...]]] = []
     compatible: dict[Any, int] = {}
     for h, v in jw.items():
         ph = v / total
-        answers = answer_model(problem, h, cards)
+        answers = _answer_slots(nplayers, me, h)
         cond.append((ph, answers))
-        pat = (h[0] == env[0], h[1] == env[1], h[2] == env[2])
+        pat = (h[0] == env0, h[1] == env1, h[2] == env2)
         p_pat[pat] = p_pat.get(pat, 0.0) + ph
         for a, q in answers:
             p_ans[a] = p_ans.get(a, 0.0) + ph * q
             p_pat_ans[(pat, a)] = p_pat_ans.get((pat, a), 0.0) + ph * q
     for h, v in ju.items():
-        for a, _q in answer_model(problem, h, cards):
+        for a, _q in _answer_slots(nplayers, me, h):
             compatible[a] = compatible.get(a, 0) + v
     deal_bits = 0.0
     for ph, answers in cond:
@@ -382,11 +441,9 @@ def compute_advice(
             problem, range(len(problem.entries)), refuter_model=refuter_model
         )
         base = count(caps, allowed, clauses, wfactors)
-    triples, total = envelope_triples(problem, refuter_model=refuter_model, base=base)
-    if total == 0 or base.marg is None:
+    if base.total == 0 or base.marg is None:
         return {"best_envelope": None, "rumors": {}, "all": [], "potential": {}}
     names = problem.cards
-    best = max(sorted(triples), key=lambda t: triples[t])
     joints = RumorJoints(problem, refuter_model=refuter_model, stop=stop)
     suspects = [c for c, cat in enumerate(problem.category) if cat == 0]
     weapons = [c for c, cat in enumerate(problem.category) if cat == 1]
@@ -401,8 +458,9 @@ def compute_advice(
     sizes = [len({joints.key[c] for c in cat}) for cat in cats]
     read = max(range(3), key=lambda k: (sizes[k], k == 2))
     pinned = tuple(k for k in range(3) if k != read)
+    joints.pinned = (pinned[0], pinned[1])
     every_loc = [c for c, cat in enumerate(problem.category) if cat == 2]
-    potential = pattern_entropies(problem, triples, total, suspects, weapons, every_loc)
+    over = False
     if budget is not None:
         reps: dict[tuple[Any, ...], int] = {}
         for t in product(*cats):
@@ -410,14 +468,25 @@ def compute_advice(
             k = (joints.key[x], joints.key[y])
             if k not in reps:
                 reps[k] = len(joints.pins(x, y))
-        if sum(reps.values()) * (2 if joints.plain is not None else 1) > budget:
-            return {
-                "best_envelope": {"cards": [names[c] for c in best], "p": triples[best] / total},
-                "rumors": {},
-                "all": [],
-                "potential": potential,
-                "over_budget": True,
-            }
+        over = sum(reps.values()) * (2 if joints.plain is not None else 1) > budget
+    # The pinned runs cover every envelope triple when both pinned categories are whole (the
+    # locations are pinned only when they are all asked for, or when the read one is another).
+    whole = not over and (read == 2 or len(locs) == len(every_loc))
+    triples, total = envelope_triples(
+        problem, refuter_model=refuter_model, base=base, joints=joints if whole else None
+    )
+    if total == 0:
+        return {"best_envelope": None, "rumors": {}, "all": [], "potential": {}}
+    best = max(sorted(triples), key=lambda t: triples[t])
+    potential = pattern_entropies(problem, triples, total, suspects, weapons, every_loc)
+    if over:
+        return {
+            "best_envelope": {"cards": [names[c] for c in best], "p": triples[best] / total},
+            "rumors": {},
+            "all": [],
+            "potential": potential,
+            "over_budget": True,
+        }
     cache: dict[tuple[Any, ...], dict[str, float]] = {}
     every: list[dict[str, Any]] = []
     rumors: dict[str, dict[str, Any]] = {}
