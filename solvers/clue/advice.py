@@ -245,7 +245,9 @@ class RumorJoints:
         if len(pins) >= SHARED_PINS:
             if self.stop is not None and self.stop():
                 raise AdviceCancelled
-            every = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y)
+            cats = {self.problem.category[x], self.problem.category[y]}
+            need = [c for c, cat in enumerate(self.problem.category) if cat not in cats]
+            every = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y, need)
             for pin in pins:
                 got = every.get(pin)
                 if got is not None and got.total and got.marg is not None:

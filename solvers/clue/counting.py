@@ -41,6 +41,7 @@ Method.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from math import factorial
 from typing import Any, NamedTuple
@@ -273,6 +274,7 @@ def count_pinned_pairs(
     wfactors: list[WFactor],
     x: int,
     y: int,
+    need: Collection[int] | None = None,
 ) -> dict[tuple[int, int], CountResult]:
     """For every holder pair (a, b): the count and marginals of the deals with x at a and y at b.
 
@@ -281,11 +283,12 @@ def count_pinned_pairs(
     one count per pin, packed side by side in one Python int (fields wide enough for any count of
     the problem, so the additions and the products with a completion count never carry from one
     pin into the next).  The backward pass (completions of a state) does not depend on the pin,
-    so it is shared.  Pins with no deal are left out.
+    so it is shared.  Pins with no deal are left out.  With ``need``, only those cards' marginals
+    (besides x's, y's and the fixed cards') are computed; the other rows are left at 0.
     """
     if x == y:
         raise ValueError("the two pinned cards must differ")
-    got = _count(caps, allowed, clauses, wfactors, marginals=True, tag=(x, y))
+    got = _count(caps, allowed, clauses, wfactors, marginals=True, tag=(x, y), need=need)
     assert isinstance(got, dict)
     return got
 
@@ -298,6 +301,7 @@ def _count(
     *,
     marginals: bool,
     tag: tuple[int, int] | None,
+    need: Collection[int] | None = None,
 ) -> CountResult | dict[tuple[int, int], CountResult]:
     """:func:`count`, or with ``tag`` :func:`count_pinned_pairs`."""
     n = len(allowed)
@@ -510,7 +514,7 @@ def _count(
         return CountResult(total, None)
     if tag is not None:
         return _pinned_results(
-            total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, pin_field, width_tag
+            total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, pin_field, width_tag, need
         )
 
     marg = [[0] * nh for _ in range(n)]
@@ -582,9 +586,15 @@ def _pinned_results(
     tag: tuple[int, int],
     pin_field: dict[tuple[int, int], int],
     width: int,
+    need: Collection[int] | None,
 ) -> dict[tuple[int, int], CountResult]:
-    """The backward pass of a pinned run and the unpacking of its per-pin counts."""
+    """The backward pass of a pinned run and the unpacking of its per-pin counts.
+
+    A step none of whose cards is in ``need`` only passes the completions on: its marginals,
+    the products of the wide per-pin forward counts, are not formed.
+    """
     fmask = (1 << width) - 1
+    wanted = None if need is None else set(need)
 
     def unpack(v: int) -> list[int]:
         return [(v >> (f * width)) & fmask for f in range(len(pin_field))]
@@ -594,6 +604,9 @@ def _pinned_results(
     bnext: dict[int, int] = {guards: const}
     for i in range(len(steps) - 1, ntag - 1, -1):
         step = steps[i]
+        if wanted is not None and wanted.isdisjoint([step.card] if isinstance(step, _CardStep) else step.cards):
+            bnext = _completions(layers[i], step, bnext, guards)
+            continue
         if isinstance(step, _CardStep):
             bnext, acc = _card_backward(layers[i], step.trans, step.req, step.wclose, bnext)
             for (h, *_rest), v in zip(step.trans, acc, strict=True):
@@ -626,6 +639,48 @@ def _pinned_results(
             marg[c][h] = t
         out[pin] = CountResult(t, marg)
     return out
+
+
+def _completions(fwd: dict[int, int], step: Any, bnext: dict[int, int], guards: int) -> dict[int, int]:
+    """Completions from each state of ``fwd`` before ``step`` (a backward step without marginals)."""
+    bcur: dict[int, int] = {}
+    get = bnext.get
+    if isinstance(step, _CardStep):
+        trans, req, wclose = step.trans, step.req, step.wclose
+        for key in fwd:
+            s = 0
+            for _h, rm, u, ob, ad in trans:
+                if key & rm:
+                    nk = ((key - u) | ob) + ad
+                    if req:
+                        if nk & req != req:
+                            continue
+                        nk ^= req
+                    wgt = 1
+                    for sh, fm, table in wclose:
+                        wgt *= table[(nk & fm) >> sh]
+                        nk &= ~fm
+                    bv = get(nk)
+                    if bv:
+                        s += bv * wgt
+            if s:
+                bcur[key] = s
+    elif isinstance(step, _GroupStep):
+        for key in fwd:
+            s = 0
+            for pk, mult, _k in step.comps:
+                bv = get(key - pk)
+                if bv:
+                    s += bv * mult
+            if s:
+                bcur[key] = s
+    else:
+        end = get(guards, 0)
+        for key in fwd:
+            mult = _forced_spread(key - guards, len(step.cards), step.shifts, step.outside, step.fmask)
+            if mult:
+                bcur[key] = mult * end
+    return bcur
 
 
 Trans = tuple[int, int, int, int, int]  # holder, its capacity bits, its unit, clause bits set, counter increments

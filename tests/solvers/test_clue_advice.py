@@ -128,6 +128,21 @@ def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.Mon
     assert compute_advice(problem, locations=reach) == alone
 
 
+@pytest.mark.parametrize("refuter", [False, True])
+def test_envelope_triples_from_the_pinned_runs_equal_a_count_per_pair(refuter: bool) -> None:
+    """The accuse-now counts read from the rumor pairs' runs are the per-pair counts, exactly."""
+    rng = random.Random(31 + refuter)
+    for _ in range(5):
+        nplayers = rng.randint(3, 6)
+        game = random_game(rng, RED_KEEP, nplayers, rng.randint(0, 20), me=rng.randrange(nplayers))
+        problem = build_problem(game.config, game.log)
+        for pinned in ((0, 1), (0, 2), (1, 2)):
+            joints = advice_mod.RumorJoints(problem, refuter_model=refuter)
+            joints.pinned = pinned
+            shared = advice_mod.envelope_triples(problem, refuter_model=refuter, joints=joints)
+            assert shared == advice_mod.envelope_triples(problem, refuter_model=refuter)
+
+
 def test_the_best_rumor_per_location_is_the_maximum_of_all() -> None:
     game = random_game(random.Random(3), RED_KEEP, 4, 12)
     sol = solve(game.config, game.log, advice=True)

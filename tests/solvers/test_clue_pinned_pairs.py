@@ -48,6 +48,31 @@ def test_pinned_pairs_equal_one_count_per_pin(seed: int) -> None:
     assert pins > 6
 
 
+def test_pinned_pairs_need_only_some_marginals() -> None:
+    """With ``need`` the rows asked for are exact and the others are left at 0."""
+    rng = random.Random(5)
+    game = random_game(rng, MEEREEN, 5, 9, me=0)
+    problem = build_problem(game.config, game.log)
+    caps, allowed, clauses, wfactors = build_inputs(problem, range(len(problem.entries)))
+    x = problem.category.index(0)
+    y = problem.category.index(1)
+    need = [c for c, cat in enumerate(problem.category) if cat == 2]
+    full = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y)
+    part = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y, need)
+    assert full.keys() == part.keys() and full
+    skipped = 0
+    for pin, res in part.items():
+        assert res.total == full[pin].total
+        assert res.marg is not None and full[pin].marg is not None
+        for c in range(len(allowed)):
+            if c in need or c in (x, y):
+                assert res.marg[c] == full[pin].marg[c]
+            elif res.marg[c] != full[pin].marg[c]:
+                assert res.marg[c] == [0] * len(caps)
+                skipped += 1
+    assert skipped
+
+
 def test_pinned_pairs_with_a_fixed_card_and_no_deal() -> None:
     """A card the log fixes still gets its one pin; an impossible problem has no pins at all."""
     deck = tiny_deck(3)
