@@ -35,7 +35,7 @@ from itertools import product
 from math import log2
 from typing import Any
 
-from solvers.clue.counting import CountResult, count, count_pinned_pairs, propagate
+from solvers.clue.counting import CountResult, count, count_pinned_blocks, count_pinned_pairs, propagate
 from solvers.clue.model import Problem, build_inputs
 
 Holders = tuple[int, int, int]
@@ -111,6 +111,19 @@ PinRuns = dict[tuple[int, int], list[list[int]]]
 
 # From this many pins of a card pair on, one shared pinned-pairs run is cheaper than a count per pin.
 SHARED_PINS = 4
+# From this many such pairs on, they share block runs of BLOCK_XS first cards against every second one.
+BLOCK_PAIRS = 4
+BLOCK_XS = 1
+
+
+def _keep(every: dict[tuple[int, int], CountResult], pins: list[tuple[int, int]]) -> PinRuns:
+    """The marginals of the pins asked for that have deals."""
+    runs: PinRuns = {}
+    for pin in pins:
+        got = every.get(pin)
+        if got is not None and got.total and got.marg is not None:
+            runs[pin] = got.marg
+    return runs
 
 
 class RumorJoints:
@@ -233,6 +246,42 @@ class RumorJoints:
         self._pairs[k] = (weighted, plain)
         return weighted, plain
 
+    def prepare(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """Count the pins of many card pairs (class representatives, x and y of two categories) at once.
+
+        The pairs with enough pins and no fixed card go into block runs of
+        :func:`count_pinned_blocks`, ``BLOCK_XS`` representatives x at a time against every y;
+        the others are left to :meth:`_pair`, one run per pair.
+        """
+        todo: dict[tuple[Any, ...], tuple[int, int]] = {}
+        for x, y in pairs:
+            k = (self.key[x], self.key[y])
+            if k in self._pairs or k in todo or "fixed" in (self.key[x][0], self.key[y][0]):
+                continue
+            if len(self.pins(x, y)) >= SHARED_PINS:
+                todo[k] = (x, y)
+        if len(todo) < BLOCK_PAIRS:
+            return
+        xs = list(dict.fromkeys(x for x, _y in todo.values()))
+        ys = list(dict.fromkeys(y for _x, y in todo.values()))
+        cats = {self.problem.category[xs[0]], self.problem.category[ys[0]]}
+        need = [c for c, cat in enumerate(self.problem.category) if cat not in cats]
+        for start in range(0, len(xs), BLOCK_XS):
+            chunk = xs[start : start + BLOCK_XS]
+            if self.stop is not None and self.stop():
+                raise AdviceCancelled
+            weighted = count_pinned_blocks(*self.inputs, chunk, ys, need)
+            plain = count_pinned_blocks(*self.plain, chunk, ys, need) if self.plain is not None else None
+            for x in chunk:
+                for y in ys:
+                    k = (self.key[x], self.key[y])
+                    if k in self._pairs:
+                        continue
+                    pins = self.pins(x, y)
+                    runs_w = _keep(weighted[(x, y)], pins)
+                    runs_p = _keep(plain[(x, y)], pins) if plain is not None else None
+                    self._pairs[k] = (runs_w, runs_p)
+
     def _pin_runs(self, inputs: Any, x: int, y: int, pins: list[tuple[int, int]]) -> PinRuns:
         """Marginals of every card for each pin of (x, y) in ``pins``.
 
@@ -264,26 +313,32 @@ class RumorJoints:
                 runs[(hx, hy)] = res.marg
         return runs
 
-    def _expand(self, runs: PinRuns, x: int, y: int, z: int) -> dict[Holders, int]:
-        """Joint counts over (holder of x, of y, of z) from the pinned runs of the pair (x, y)."""
+    def _expand(self, runs: PinRuns, x: int, y: int, z: int, k: int) -> dict[Holders, int]:
+        """Joint counts over the rumor's holders from the pinned runs of the pair (x, y).
+
+        x and y are the rumor's cards in its two pinned positions (in order), z the one in
+        position ``k``; the keys are holder triples in the rumor's own order.
+        """
         cls = self._classes(self._points(x, y))
         fixed_z = self.holders[z][0] if self.key[z][0] == "fixed" else None
+        nh = self.nh
+        alone = all(len(m) == 1 for m in cls)  # no holder symmetry left: every pin is its own class
         out: dict[Holders, int] = {}
         for a in self.holders[x]:
             for b in self.holders[y]:
-                canon = self._canon(cls, a, b)
+                canon = (a, b) if alone else self._canon(cls, a, b)
                 marg = runs.get(canon)
                 if marg is None:
                     continue
                 row = marg[z]
                 if fixed_z is not None:
                     # The third card never moves: the triple's weight is the pair's.
-                    out[(a, b, fixed_z)] = sum(row)
+                    out[_place(k, a, b, fixed_z)] = sum(row)
                     continue
-                for c in range(self.nh):
-                    v = row[self._image(cls, canon, a, b, c)]
+                for c in range(nh):
+                    v = row[c] if alone else row[self._image(cls, canon, a, b, c)]
                     if v:
-                        out[(a, b, c)] = v
+                        out[(a, b, c) if k == 2 else (a, c, b) if k == 1 else (c, a, b)] = v
         return out
 
     def envelope_count(self, cards: tuple[int, int, int]) -> int:
@@ -322,20 +377,18 @@ class RumorJoints:
         i, j = pinned
         (k,) = {0, 1, 2} - {i, j}
         x, y, z = cards[i], cards[j], cards[k]
+        if j < i:
+            raise ValueError("the pinned positions go in increasing order")
         weighted, plain = self._pair(x, y)
-
-        def order(counts: dict[Holders, int]) -> dict[Holders, int]:
-            out: dict[Holders, int] = {}
-            for (a, b, c), v in counts.items():
-                h = [0, 0, 0]
-                h[i], h[j], h[k] = a, b, c
-                out[(h[0], h[1], h[2])] = v
-            return out
-
-        jw = order(self._expand(weighted, x, y, z))
+        jw = self._expand(weighted, x, y, z, k)
         if plain is None:
             return jw, jw
-        return jw, order(self._expand(plain, x, y, z))
+        return jw, self._expand(plain, x, y, z, k)
+
+
+def _place(k: int, a: int, b: int, c: int) -> Holders:
+    """The holder triple in rumor order when the pinned positions (in order) hold a, b and k holds c."""
+    return (a, b, c) if k == 2 else (a, c, b) if k == 1 else (c, a, b)
 
 
 def answer_model(problem: Problem, holders: Holders, cards: tuple[int, int, int]) -> list[tuple[Any, float]]:
@@ -473,6 +526,12 @@ def compute_advice(
         over = sum(reps.values()) * (2 if joints.plain is not None else 1) > budget
     # The pinned runs cover every envelope triple when both pinned categories are whole (the
     # locations are pinned only when they are all asked for, or when the read one is another).
+    if not over:
+        reps: dict[tuple[Any, ...], tuple[int, int]] = {}
+        for t in product(*cats):
+            x, y = t[pinned[0]], t[pinned[1]]
+            reps.setdefault((joints.key[x], joints.key[y]), (x, y))
+        joints.prepare(reps.values())
     whole = not over and (read == 2 or len(locs) == len(every_loc))
     triples, total = envelope_triples(
         problem, refuter_model=refuter_model, base=base, joints=joints if whole else None

@@ -41,7 +41,7 @@ Method.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import factorial
 from typing import Any, NamedTuple
@@ -278,17 +278,41 @@ def count_pinned_pairs(
 ) -> dict[tuple[int, int], CountResult]:
     """For every holder pair (a, b): the count and marginals of the deals with x at a and y at b.
 
-    Equal, pin by pin, to ``count`` with ``allowed[x] = 1 << a`` and ``allowed[y] = 1 << b``, but
-    done in one programme: x and y are its first two steps, and from there on every state carries
-    one count per pin, packed side by side in one Python int (fields wide enough for any count of
-    the problem, so the additions and the products with a completion count never carry from one
-    pin into the next).  The backward pass (completions of a state) does not depend on the pin,
-    so it is shared.  Pins with no deal are left out.  With ``need``, only those cards' marginals
-    (besides x's, y's and the fixed cards') are computed; the other rows are left at 0.
+    Equal, pin by pin, to ``count`` with ``allowed[x] = 1 << a`` and ``allowed[y] = 1 << b``; see
+    :func:`count_pinned_blocks`, of which this is the one-pair case.  Pins with no deal are left
+    out.  With ``need``, only those cards' marginals (besides x's, y's and the fixed cards') are
+    computed; the other rows are left at 0.
     """
     if x == y:
         raise ValueError("the two pinned cards must differ")
-    got = _count(caps, allowed, clauses, wfactors, marginals=True, tag=(x, y), need=need)
+    return count_pinned_blocks(caps, allowed, clauses, wfactors, (x,), (y,), need)[(x, y)]
+
+
+def count_pinned_blocks(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+    xs: Sequence[int],
+    ys: Sequence[int],
+    need: Collection[int] | None = None,
+) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """:func:`count_pinned_pairs` for every pair (x, y) of ``xs`` x ``ys`` at once, in one programme.
+
+    The cards of ``xs`` and then of ``ys`` are its first steps.  Along them a state carries, besides
+    its count, one count per (x, holder of x) and one per (y, holder of y, x, holder of x), each in
+    its own field of one Python int (fields wide enough for any count of the problem, so
+    additions and products with a completion count never carry into the next field): placing x
+    at a adds the state's count to the field (x, a); placing y at b copies the (x, a) fields into
+    the block (y, b) with one shift.  From there on only the pair fields go on, through the
+    ordinary steps; the backward pass (completions of a state) does not depend on the pins, so
+    it is shared.  The result has an entry for every pair (empty when no deal fits).  Rows of
+    cards outside ``need`` (other than the pinned and the fixed cards) are 0 and shared: read
+    them, never write them.
+    """
+    if set(xs) & set(ys) or len(set(xs)) != len(xs) or len(set(ys)) != len(ys):
+        raise ValueError("the pinned cards must all differ")
+    got = _count(caps, allowed, clauses, wfactors, marginals=True, tag=(tuple(xs), tuple(ys)), need=need)
     assert isinstance(got, dict)
     return got
 
@@ -300,10 +324,10 @@ def _count(
     wfactors: list[WFactor],
     *,
     marginals: bool,
-    tag: tuple[int, int] | None,
+    tag: tuple[tuple[int, ...], tuple[int, ...]] | None,
     need: Collection[int] | None = None,
-) -> CountResult | dict[tuple[int, int], CountResult]:
-    """:func:`count`, or with ``tag`` :func:`count_pinned_pairs`."""
+) -> CountResult | dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """:func:`count`, or with ``tag`` (the xs and the ys) :func:`count_pinned_blocks`."""
     n = len(allowed)
     nh = len(caps)
     full_mask = (1 << nh) - 1
@@ -315,16 +339,16 @@ def _count(
         bound = 6 ** len(wfactors)
         for a in allowed:
             bound *= max(1, _popcount(a & full_mask))
-        width_tag = bound.bit_length() + 8
+        width_tag = (bound.bit_length() + 8 + 7) // 8 * 8  # whole bytes: fields unpack by slicing
     prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
     if prop is None:
-        return {} if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+        return _no_pins(tag) if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
     cap, allowed, fixed, cl, wf, const = prop
     unfixed = [c for c in range(n) if fixed[c] < 0]
     active = [h for h in range(nh) if cap[h] > 0]
     if sum(cap[h] for h in active) != len(unfixed) or any(cap[h] < 0 for h in range(nh)):
-        return {} if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
-    tagged = [c for c in tag if fixed[c] < 0] if tag is not None else []
+        return _no_pins(tag) if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+    tagged = [c for c in (*tag[0], *tag[1]) if fixed[c] < 0] if tag is not None else []
 
     # ---- merge interchangeable holders ---------------------------------------------------------
     # Holders that every constraint treats alike (same remaining capacity, same allowed column,
@@ -476,26 +500,8 @@ def _count(
     # ---- forward pass --------------------------------------------------------------------------
     layers: list[dict[int, int]] = []
     cur: dict[int, int] = {key0: 1}
-    pin_field: dict[tuple[int, int], int] = {}
     if tag is not None:
-        # The pinned cards' steps, by hand: each (state, pin) path gets the pin's own field.
-        paths: list[tuple[int, int, tuple[int, ...]]] = [(key0, 1, ())]
-        for step in steps[: len(tagged)]:
-            assert isinstance(step, _CardStep)
-            layers.append({})
-            nxt = []
-            for key, v, hs in paths:
-                for tr in step.trans:
-                    moved = _move(key, tr, step.req, step.wclose, step.lim, capmask, guards)
-                    if moved is not None:
-                        nxt.append((moved[0], v * moved[1], (*hs, tr[0])))
-            paths = nxt
-        cur = {}
-        for key, v, hs in paths:
-            it = iter(hs)
-            pin = tuple(fixed[c] if fixed[c] >= 0 else next(it) for c in tag)
-            f = pin_field.setdefault((pin[0], pin[1]), len(pin_field))
-            cur[key] = cur.get(key, 0) + (v << (f * width_tag))
+        cur = _block_forward(steps, layers, tag, fixed, nh, width_tag, key0, capmask, guards)
     for step in steps[len(layers) :]:
         layers.append(cur)
         if isinstance(step, _CardStep):
@@ -513,9 +519,7 @@ def _count(
     if not marginals:
         return CountResult(total, None)
     if tag is not None:
-        return _pinned_results(
-            total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, pin_field, width_tag, need
-        )
+        return _pinned_results(total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, width_tag, need)
 
     marg = [[0] * nh for _ in range(n)]
     if total == 0:
@@ -573,6 +577,67 @@ def _move(
     return nk, val
 
 
+def _no_pins(tag: tuple[tuple[int, ...], tuple[int, ...]]) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """The answer of a pinned run when no deal fits at all."""
+    return {(x, y): {} for x in tag[0] for y in tag[1]}
+
+
+def _block_forward(
+    steps: list[Any],
+    layers: list[dict[int, int]],
+    tag: tuple[tuple[int, ...], tuple[int, ...]],
+    fixed: list[int],
+    nh: int,
+    width: int,
+    key0: int,
+    capmask: int,
+    guards: int,
+) -> dict[int, int]:
+    """The pinned cards' steps of :func:`count_pinned_blocks`; returns the layer after them.
+
+    A state's value there is (count, per-x fields, pair fields); a fixed x starts with its field
+    set, a fixed y copies the x fields once all x are placed.
+    """
+    xs, ys = tag
+    nx = len(xs)
+    xblock = nx * nh * width  # bits of the per-x fields, which is also one (y, b) block of pairs
+    pend0 = 0
+    for i, c in enumerate(xs):
+        if fixed[c] >= 0:
+            pend0 += 1 << ((i * nh + fixed[c]) * width)
+    cur3: dict[int, tuple[int, int, int]] = {key0: (1, pend0, 0)}
+    role = {c: ("x", i) for i, c in enumerate(xs)} | {c: ("y", j) for j, c in enumerate(ys)}
+    k = 0
+    while k < len(steps) and isinstance(steps[k], _CardStep) and steps[k].card in role and fixed[steps[k].card] < 0:
+        step = steps[k]
+        kind, idx = role[step.card]
+        layers.append({})
+        nxt: dict[int, tuple[int, int, int]] = {}
+        for key, (base, pend, pairs) in cur3.items():
+            for tr in step.trans:
+                moved = _move(key, tr, step.req, step.wclose, step.lim, capmask, guards)
+                if moved is None:
+                    continue
+                nk, wt = moved
+                b2, p2, q2 = base * wt, pend * wt, pairs * wt
+                if kind == "x":
+                    p2 += b2 << ((idx * nh + tr[0]) * width)
+                else:
+                    q2 += p2 << ((idx * nh + tr[0]) * xblock)
+                old = nxt.get(nk)
+                nxt[nk] = (b2, p2, q2) if old is None else (old[0] + b2, old[1] + p2, old[2] + q2)
+        cur3 = nxt
+        k += 1
+    cur: dict[int, int] = {}
+    for key, (_base, pend, pairs) in cur3.items():
+        for j, c in enumerate(ys):
+            if fixed[c] >= 0:
+                pairs += pend << ((j * nh + fixed[c]) * xblock)
+        if pairs:
+            cur[key] = pairs
+    return cur
+
+
 def _pinned_results(
     total: int,
     steps: list[Any],
@@ -583,61 +648,79 @@ def _pinned_results(
     n: int,
     nh: int,
     fixed: list[int],
-    tag: tuple[int, int],
-    pin_field: dict[tuple[int, int], int],
+    tag: tuple[tuple[int, ...], tuple[int, ...]],
     width: int,
     need: Collection[int] | None,
-) -> dict[tuple[int, int], CountResult]:
+) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
     """The backward pass of a pinned run and the unpacking of its per-pin counts.
 
     A step none of whose cards is in ``need`` only passes the completions on: its marginals,
-    the products of the wide per-pin forward counts, are not formed.
+    the products of the wide per-pin forward counts, are not formed.  Field f of a packed count
+    is the pin (x = xs[i] at a, y = ys[j] at b) with f = ((j * nh + b) * len(xs) + i) * nh + a.
     """
-    fmask = (1 << width) - 1
+    xs, ys = tag
+    nf = len(xs) * len(ys) * nh * nh
+    nbytes = width // 8
     wanted = None if need is None else set(need)
 
     def unpack(v: int) -> list[int]:
-        return [(v >> (f * width)) & fmask for f in range(len(pin_field))]
+        raw = v.to_bytes(nf * nbytes, "little")
+        return [int.from_bytes(raw[f * nbytes : (f + 1) * nbytes], "little") for f in range(nf)]
 
     totals = unpack(total)
-    margs = [[[0] * nh for _ in range(n)] for _ in pin_field]
+    # rows[c][h]: the unpacked per-pin counts of card c at holder h (only for the cards read).
+    rows: dict[int, list[list[int] | None]] = {}
     bnext: dict[int, int] = {guards: const}
     for i in range(len(steps) - 1, ntag - 1, -1):
         step = steps[i]
-        if wanted is not None and wanted.isdisjoint([step.card] if isinstance(step, _CardStep) else step.cards):
+        cards = [step.card] if isinstance(step, _CardStep) else step.cards
+        if wanted is not None and wanted.isdisjoint(cards):
             bnext = _completions(layers[i], step, bnext, guards)
             continue
         if isinstance(step, _CardStep):
             bnext, acc = _card_backward(layers[i], step.trans, step.req, step.wclose, bnext)
+            row: list[list[int] | None] = [None] * nh
             for (h, *_rest), v in zip(step.trans, acc, strict=True):
-                for f, x in enumerate(unpack(v)):
-                    margs[f][step.card][h] = x
-        elif isinstance(step, _GroupStep):
-            bnext, acc = _group_backward(layers[i], step.comps, bnext)
-            for hi, h in enumerate(step.holders):
-                tot_h = sum(w * k[hi] for w, (_pk, _mult, k) in zip(acc, step.comps, strict=True) if w)
-                for f, x in enumerate(unpack(tot_h)):
-                    for c in step.cards:
-                        margs[f][c][h] = x // len(step.cards)
+                row[h] = unpack(v)
+            rows[step.card] = row
         else:
-            bnext, per_h = _final_backward(layers[i], step, bnext.get(guards, 0), guards)
+            if isinstance(step, _GroupStep):
+                bnext, acc = _group_backward(layers[i], step.comps, bnext)
+                per_h = [
+                    sum(w * k[hi] for w, (_pk, _mult, k) in zip(acc, step.comps, strict=True) if w)
+                    for hi in range(len(step.holders))
+                ]
+            else:
+                bnext, per_h = _final_backward(layers[i], step, bnext.get(guards, 0), guards)
+            row = [None] * nh
             for hi, h in enumerate(step.holders):
-                for f, x in enumerate(unpack(per_h[hi])):
-                    for c in step.cards:
-                        margs[f][c][h] = x // len(step.cards)
-    out: dict[tuple[int, int], CountResult] = {}
-    for pin, f in pin_field.items():
-        t = totals[f]
-        if not t:
-            continue
-        marg = margs[f]
-        for c in range(n):
-            if fixed[c] >= 0:
-                marg[c][fixed[c]] = t
-        for c, h in zip(tag, pin, strict=True):
-            marg[c] = [0] * nh
-            marg[c][h] = t
-        out[pin] = CountResult(t, marg)
+                row[h] = [x // len(step.cards) for x in unpack(per_h[hi])]
+            for c in step.cards:
+                rows[c] = row
+    zero = [0] * nh
+    out: dict[tuple[int, int], dict[tuple[int, int], CountResult]] = {}
+    for j, y in enumerate(ys):
+        for i, x in enumerate(xs):
+            pins: dict[tuple[int, int], CountResult] = {}
+            for b in range(nh):
+                for a in range(nh):
+                    f = ((j * nh + b) * len(xs) + i) * nh + a
+                    t = totals[f]
+                    if not t:
+                        continue
+                    marg = [zero] * n
+                    for c, row in rows.items():
+                        marg[c] = [0 if r is None else r[f] for r in row]
+                    for c in range(n):
+                        if fixed[c] >= 0:
+                            marg[c] = [0] * nh
+                            marg[c][fixed[c]] = t
+                    marg[x] = [0] * nh
+                    marg[x][a] = t
+                    marg[y] = [0] * nh
+                    marg[y][b] = t
+                    pins[(a, b)] = CountResult(t, marg)
+            out[(x, y)] = pins
     return out
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from solvers.clue.counting import count, count_pinned_pairs
+from solvers.clue.counting import count, count_pinned_blocks, count_pinned_pairs
 from solvers.clue.model import build_inputs, build_problem
 from solvers.clue.simulate import MEEREEN, RED_KEEP, random_game, tiny_deck
 
@@ -88,3 +88,35 @@ def test_pinned_pairs_with_a_fixed_card_and_no_deal() -> None:
     assert count_pinned_pairs(caps, blocked, clauses, wfactors, s0, s1) == {}
     with pytest.raises(ValueError):
         count_pinned_pairs(caps, allowed, clauses, wfactors, s0, s0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pinned_blocks_equal_one_run_per_pair(seed: int) -> None:
+    """Every pair of a block run (fixed cards among them too) is the pair's own pinned run."""
+    rng = random.Random(100 + seed)
+    for _ in range(3):
+        nplayers = rng.randint(3, 6)
+        game = random_game(
+            rng, rng.choice([RED_KEEP, MEEREEN]), nplayers, rng.randint(0, 25), me=rng.randrange(nplayers)
+        )
+        problem = build_problem(game.config, game.log)
+        caps, allowed, clauses, wfactors = build_inputs(
+            problem, range(len(problem.entries)), refuter_model=rng.random() < 0.5
+        )
+        suspects = [c for c, cat in enumerate(problem.category) if cat == 0]
+        weapons = [c for c, cat in enumerate(problem.category) if cat == 1]
+        xs = rng.sample(suspects, 3)
+        ys = rng.sample(weapons, 2)
+        need = [c for c, cat in enumerate(problem.category) if cat == 2]
+        got = count_pinned_blocks(caps, allowed, clauses, wfactors, xs, ys, need)
+        assert set(got) == {(x, y) for x in xs for y in ys}
+        for (x, y), pins in got.items():
+            want = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y, need)
+            assert pins.keys() == want.keys()
+            for pin, res in pins.items():
+                assert res.total == want[pin].total
+                assert res.marg is not None and want[pin].marg is not None
+                for c in (*need, x, y):
+                    assert res.marg[c] == want[pin].marg[c], (x, y, pin, c)
+    with pytest.raises(ValueError):
+        count_pinned_blocks(caps, allowed, clauses, wfactors, xs, [xs[0]])
