@@ -101,10 +101,25 @@ def test_every_rumor_figure_equals_brute_force(refuter: bool) -> None:
     assert checked >= 8 * 27
 
 
-@pytest.mark.parametrize("shared_from", [1, 10**9])
-def test_both_ways_of_counting_pins_equal_brute_force(shared_from: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every pin by one shared pinned-pairs run (1), or every pin counted on its own (10**9)."""
+WAYS = [(1, 1, 1), (1, 1, 3), (1, 10**9, 1), (10**9, 10**9, 1)]
+
+
+@pytest.mark.parametrize(("shared_from", "block_from", "block_xs"), WAYS)
+def test_every_way_of_counting_pins_equals_brute_force(
+    shared_from: int, block_from: int, block_xs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pins by block runs (one or three first cards a run), by one run per pair, or one by one."""
     monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
+    monkeypatch.setattr(advice_mod, "BLOCK_PAIRS", block_from)
+    monkeypatch.setattr(advice_mod, "BLOCK_XS", block_xs)
+    blocks = []
+    real = advice_mod.count_pinned_blocks
+
+    def counted(*args: Any) -> Any:
+        blocks.append(args[4])
+        return real(*args)
+
+    monkeypatch.setattr(advice_mod, "count_pinned_blocks", counted)
     for refuter in (False, True):
         for game in _small_games(11 + refuter, 4):
             sol = solve(game.config, game.log, refuter_model=refuter, advice=True)
@@ -115,6 +130,8 @@ def test_both_ways_of_counting_pins_equal_brute_force(shared_from: int, monkeypa
                 for key in ("bits", "deal_bits"):
                     assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
                 assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
+    assert bool(blocks) == (block_from == 1)
+    assert all(len(xs) <= block_xs for xs in blocks)
 
 
 def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,8 +141,11 @@ def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.Mon
     reach = RED_KEEP["locations"][:3]
     monkeypatch.setattr(advice_mod, "SHARED_PINS", 10**9)
     alone = compute_advice(problem, locations=reach)
-    monkeypatch.setattr(advice_mod, "SHARED_PINS", 1)
-    assert compute_advice(problem, locations=reach) == alone
+    for shared_from, block_from, block_xs in WAYS[:-1]:
+        monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
+        monkeypatch.setattr(advice_mod, "BLOCK_PAIRS", block_from)
+        monkeypatch.setattr(advice_mod, "BLOCK_XS", block_xs)
+        assert compute_advice(problem, locations=reach) == alone
 
 
 @pytest.mark.parametrize("refuter", [False, True])
