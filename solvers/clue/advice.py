@@ -111,8 +111,10 @@ PinRuns = dict[tuple[int, int], list[list[int]]]
 
 # From this many pins of a card pair on, one shared pinned-pairs run is cheaper than a count per pin.
 SHARED_PINS = 4
-# From this many such pairs on, they share block runs of BLOCK_XS first cards against every second one.
-BLOCK_PAIRS = 4
+# From BLOCK_PAIRS pairs of BLOCK_PINS pins or more on, they share block runs of BLOCK_XS first cards
+# against every second one.
+BLOCK_PINS = 1
+BLOCK_PAIRS = 1
 BLOCK_XS = 1
 
 
@@ -140,13 +142,20 @@ class RumorJoints:
     """
 
     def __init__(
-        self, problem: Problem, *, refuter_model: bool = False, stop: Callable[[], bool] | None = None
+        self,
+        problem: Problem,
+        *,
+        refuter_model: bool = False,
+        stop: Callable[[], bool] | None = None,
+        total: int | None = None,
     ) -> None:
+        """``total``: the whole (weighted) count of the problem, if the caller has it."""
         self.problem = problem
         self.stop = stop
         self.pinned: tuple[int, int] = (0, 1)  # the categories whose cards are pinned (envelope_count)
         entries = range(len(problem.entries))
         self.inputs = build_inputs(problem, entries, refuter_model=refuter_model)
+        self._totals: dict[int, int] = {} if total is None else {id(self.inputs): total}
         # The deal counts behind ``deals_left`` are unweighted, as the solver's ``deals`` is.
         self.plain = build_inputs(problem, entries, refuter_model=False) if refuter_model else None
         caps, allowed, clauses, wfactors = self.inputs
@@ -246,19 +255,27 @@ class RumorJoints:
         self._pairs[k] = (weighted, plain)
         return weighted, plain
 
+    def _total(self, inputs: Any) -> int:
+        """The whole (weighted) count of ``inputs``, which sizes the fields of a block run."""
+        got = self._totals.get(id(inputs))
+        if got is None:
+            got = count(*inputs, marginals=False).total
+            self._totals[id(inputs)] = got
+        return got
+
     def prepare(self, pairs: Iterable[tuple[int, int]]) -> None:
         """Count the pins of many card pairs (class representatives, x and y of two categories) at once.
 
-        The pairs with enough pins and no fixed card go into block runs of
+        The pairs with at least ``BLOCK_PINS`` pins go into block runs of
         :func:`count_pinned_blocks`, ``BLOCK_XS`` representatives x at a time against every y;
         the others are left to :meth:`_pair`, one run per pair.
         """
         todo: dict[tuple[Any, ...], tuple[int, int]] = {}
         for x, y in pairs:
             k = (self.key[x], self.key[y])
-            if k in self._pairs or k in todo or "fixed" in (self.key[x][0], self.key[y][0]):
+            if k in self._pairs or k in todo:
                 continue
-            if len(self.pins(x, y)) >= SHARED_PINS:
+            if len(self.pins(x, y)) >= BLOCK_PINS:
                 todo[k] = (x, y)
         if len(todo) < BLOCK_PAIRS:
             return
@@ -270,8 +287,10 @@ class RumorJoints:
             chunk = xs[start : start + BLOCK_XS]
             if self.stop is not None and self.stop():
                 raise AdviceCancelled
-            weighted = count_pinned_blocks(*self.inputs, chunk, ys, need)
-            plain = count_pinned_blocks(*self.plain, chunk, ys, need) if self.plain is not None else None
+            weighted = count_pinned_blocks(*self.inputs, chunk, ys, need, self._total(self.inputs))
+            plain = None
+            if self.plain is not None:
+                plain = count_pinned_blocks(*self.plain, chunk, ys, need, self._total(self.plain))
             for x in chunk:
                 for y in ys:
                     k = (self.key[x], self.key[y])
@@ -499,7 +518,7 @@ def compute_advice(
     if base.total == 0 or base.marg is None:
         return {"best_envelope": None, "rumors": {}, "all": [], "potential": {}}
     names = problem.cards
-    joints = RumorJoints(problem, refuter_model=refuter_model, stop=stop)
+    joints = RumorJoints(problem, refuter_model=refuter_model, stop=stop, total=base.total)
     suspects = [c for c, cat in enumerate(problem.category) if cat == 0]
     weapons = [c for c, cat in enumerate(problem.category) if cat == 1]
     index = {name: c for c, name in enumerate(names)}

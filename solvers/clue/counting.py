@@ -41,6 +41,8 @@ Method.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import factorial
@@ -296,6 +298,7 @@ def count_pinned_blocks(
     xs: Sequence[int],
     ys: Sequence[int],
     need: Collection[int] | None = None,
+    total: int | None = None,
 ) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
     """:func:`count_pinned_pairs` for every pair (x, y) of ``xs`` x ``ys`` at once, in one programme.
 
@@ -309,10 +312,19 @@ def count_pinned_blocks(
     it is shared.  The result has an entry for every pair (empty when no deal fits).  Rows of
     cards outside ``need`` (other than the pinned and the fixed cards) are 0 and shared: read
     them, never write them.
+
+    ``total``, when given, must be the (weighted) count of the whole problem, as :func:`count`
+    gives it; the fields are then sized by it rather than by a product bound.  That is enough:
+    in a state that can still be completed (completion count >= 1) no pin's count exceeds the
+    whole count, a state that cannot be completed never reaches a completed deal nor a
+    marginal, so whatever its fields hold stays there.  Every pair's pins must add up to it
+    (checked).
     """
     if set(xs) & set(ys) or len(set(xs)) != len(xs) or len(set(ys)) != len(ys):
         raise ValueError("the pinned cards must all differ")
-    got = _count(caps, allowed, clauses, wfactors, marginals=True, tag=(tuple(xs), tuple(ys)), need=need)
+    got = _count(
+        caps, allowed, clauses, wfactors, marginals=True, tag=(tuple(xs), tuple(ys)), need=need, total=total
+    )
     assert isinstance(got, dict)
     return got
 
@@ -326,11 +338,13 @@ def _count(
     marginals: bool,
     tag: tuple[tuple[int, ...], tuple[int, ...]] | None,
     need: Collection[int] | None = None,
+    total: int | None = None,
 ) -> CountResult | dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
     """:func:`count`, or with ``tag`` (the xs and the ys) :func:`count_pinned_blocks`."""
     n = len(allowed)
     nh = len(caps)
     full_mask = (1 << nh) - 1
+    total_given = total
     # Field width of a packed per-pin count: every (weighted) count of a prefix of the deal, and
     # so every count the passes add up, is at most the product of the cards' choices times the
     # largest weight of every factor; the spare bits cover a group's card-count multiplier.
@@ -339,7 +353,9 @@ def _count(
         bound = 6 ** len(wfactors)
         for a in allowed:
             bound *= max(1, _popcount(a & full_mask))
-        width_tag = (bound.bit_length() + 8 + 7) // 8 * 8  # whole bytes: fields unpack by slicing
+        if total is not None:
+            bound = min(bound, total)
+        width_tag = (bound.bit_length() + 8 + 63) // 64 * 64  # whole 64-bit words: fields unpack as an array
     prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
     if prop is None:
         return _no_pins(tag) if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
@@ -519,7 +535,9 @@ def _count(
     if not marginals:
         return CountResult(total, None)
     if tag is not None:
-        return _pinned_results(total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, width_tag, need)
+        return _pinned_results(
+            total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, width_tag, need, total_given
+        )
 
     marg = [[0] * nh for _ in range(n)]
     if total == 0:
@@ -651,6 +669,7 @@ def _pinned_results(
     tag: tuple[tuple[int, ...], tuple[int, ...]],
     width: int,
     need: Collection[int] | None,
+    expect: int | None,
 ) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
     """The backward pass of a pinned run and the unpacking of its per-pin counts.
 
@@ -660,14 +679,22 @@ def _pinned_results(
     """
     xs, ys = tag
     nf = len(xs) * len(ys) * nh * nh
-    nbytes = width // 8
+    words = width // 64
     wanted = None if need is None else set(need)
 
     def unpack(v: int) -> list[int]:
-        raw = v.to_bytes(nf * nbytes, "little")
-        return [int.from_bytes(raw[f * nbytes : (f + 1) * nbytes], "little") for f in range(nf)]
+        raw = array("Q")
+        raw.frombytes(v.to_bytes(nf * words * 8, "little"))
+        if sys.byteorder == "big":
+            raw.byteswap()
+        got = raw.tolist()
+        if words == 1:
+            return got
+        return [sum(got[f * words + w] << (64 * w) for w in range(words)) for f in range(nf)]
 
     totals = unpack(total)
+    if expect is not None and sum(totals) != expect * len(xs) * len(ys):
+        raise AssertionError("the pins' counts do not add up to the whole count it was given")
     # rows[c][h]: the unpacked per-pin counts of card c at holder h (only for the cards read).
     rows: dict[int, list[list[int] | None]] = {}
     bnext: dict[int, int] = {guards: const}

@@ -120,3 +120,24 @@ def test_pinned_blocks_equal_one_run_per_pair(seed: int) -> None:
                     assert res.marg[c] == want[pin].marg[c], (x, y, pin, c)
     with pytest.raises(ValueError):
         count_pinned_blocks(caps, allowed, clauses, wfactors, xs, [xs[0]])
+
+
+def test_pinned_blocks_sized_by_the_whole_count() -> None:
+    """Fields sized by the problem's count give the same pins; a count that is not it is caught."""
+    rng = random.Random(9)
+    game = random_game(rng, MEEREEN, 6, 6, me=1)
+    problem = build_problem(game.config, game.log)
+    caps, allowed, clauses, wfactors = build_inputs(problem, range(len(problem.entries)), refuter_model=True)
+    whole = count(caps, allowed, clauses, wfactors, marginals=False).total
+    xs = [c for c, cat in enumerate(problem.category) if cat == 0][:3]
+    ys = [c for c, cat in enumerate(problem.category) if cat == 1]
+    need = [c for c, cat in enumerate(problem.category) if cat == 2]
+    wide = count_pinned_blocks(caps, allowed, clauses, wfactors, xs, ys, need)
+    narrow = count_pinned_blocks(caps, allowed, clauses, wfactors, xs, ys, need, whole)
+    for pair, pins in wide.items():
+        assert sum(r.total for r in pins.values()) == whole
+        assert {p: (r.total, r.marg) for p, r in pins.items()} == {
+            p: (r.total, r.marg) for p, r in narrow[pair].items()
+        }
+    with pytest.raises(AssertionError):
+        count_pinned_blocks(caps, allowed, clauses, wfactors, xs, ys, need, whole + 1)
