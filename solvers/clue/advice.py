@@ -115,7 +115,7 @@ SHARED_PINS = 4
 # against every second one.
 BLOCK_PINS = 1
 BLOCK_PAIRS = 1
-BLOCK_XS = 1
+BLOCK_XS = 3
 
 
 def _keep(every: dict[tuple[int, int], CountResult], pins: list[tuple[int, int]]) -> PinRuns:

@@ -517,7 +517,8 @@ def _count(
     layers: list[dict[int, int]] = []
     cur: dict[int, int] = {key0: 1}
     if tag is not None:
-        cur = _block_forward(steps, layers, tag, fixed, nh, width_tag, key0, capmask, guards)
+        lay = _Layout(tag, allowed, fixed)
+        cur = _block_forward(steps, layers, lay, fixed, width_tag, key0, capmask, guards)
     for step in steps[len(layers) :]:
         layers.append(cur)
         if isinstance(step, _CardStep):
@@ -536,7 +537,7 @@ def _count(
         return CountResult(total, None)
     if tag is not None:
         return _pinned_results(
-            total, steps, layers, len(tagged), const, guards, n, nh, fixed, tag, width_tag, need, total_given
+            total, steps, layers, len(tagged), const, guards, n, nh, fixed, lay, width_tag, need, total_given
         )
 
     marg = [[0] * nh for _ in range(n)]
@@ -600,12 +601,55 @@ def _no_pins(tag: tuple[tuple[int, ...], tuple[int, ...]]) -> dict[tuple[int, in
     return {(x, y): {} for x in tag[0] for y in tag[1]}
 
 
+class _Layout:
+    """Where each pin of a block run lives in a packed count.
+
+    Only the holders a pinned card can still have get a field: the per-x fields are the x in
+    turn, each with one field per holder of its own; a pair block (y, b) holds one copy of them,
+    and the blocks are the y in turn, one per holder of each.
+    """
+
+    def __init__(self, tag: tuple[tuple[int, ...], tuple[int, ...]], allowed: list[int], fixed: list[int]) -> None:
+        self.xs, self.ys = tag
+
+        def holders(c: int) -> list[int]:
+            if fixed[c] >= 0:
+                return [fixed[c]]
+            out, a, h = [], allowed[c], 0
+            while a:
+                if a & 1:
+                    out.append(h)
+                a >>= 1
+                h += 1
+            return out
+
+        self.hold = {c: holders(c) for c in (*self.xs, *self.ys)}
+        self.pos: dict[int, dict[int, int]] = {}
+        f = 0
+        for c in self.xs:
+            self.pos[c] = {}
+            for h in self.hold[c]:
+                self.pos[c][h] = f
+                f += 1
+        self.px = f  # fields of the per-x counts, and of one pair block
+        f = 0
+        for c in self.ys:
+            self.pos[c] = {}
+            for h in self.hold[c]:
+                self.pos[c][h] = f
+                f += 1
+        self.py = f  # pair blocks
+
+    def field(self, x: int, a: int, y: int, b: int) -> int:
+        """The field of the pin (x at a, y at b)."""
+        return self.pos[y][b] * self.px + self.pos[x][a]
+
+
 def _block_forward(
     steps: list[Any],
     layers: list[dict[int, int]],
-    tag: tuple[tuple[int, ...], tuple[int, ...]],
+    lay: _Layout,
     fixed: list[int],
-    nh: int,
     width: int,
     key0: int,
     capmask: int,
@@ -616,19 +660,19 @@ def _block_forward(
     A state's value there is (count, per-x fields, pair fields); a fixed x starts with its field
     set, a fixed y copies the x fields once all x are placed.
     """
-    xs, ys = tag
-    nx = len(xs)
-    xblock = nx * nh * width  # bits of the per-x fields, which is also one (y, b) block of pairs
+    xs, ys = lay.xs, lay.ys
+    xblock = lay.px * width  # bits of the per-x fields, which is also one (y, b) block of pairs
     pend0 = 0
-    for i, c in enumerate(xs):
+    for c in xs:
         if fixed[c] >= 0:
-            pend0 += 1 << ((i * nh + fixed[c]) * width)
+            pend0 += 1 << (lay.pos[c][fixed[c]] * width)
     cur3: dict[int, tuple[int, int, int]] = {key0: (1, pend0, 0)}
-    role = {c: ("x", i) for i, c in enumerate(xs)} | {c: ("y", j) for j, c in enumerate(ys)}
+    role = dict.fromkeys(xs, "x") | dict.fromkeys(ys, "y")
     k = 0
     while k < len(steps) and isinstance(steps[k], _CardStep) and steps[k].card in role and fixed[steps[k].card] < 0:
         step = steps[k]
-        kind, idx = role[step.card]
+        kind = role[step.card]
+        pos = lay.pos[step.card]
         layers.append({})
         nxt: dict[int, tuple[int, int, int]] = {}
         for key, (base, pend, pairs) in cur3.items():
@@ -639,18 +683,18 @@ def _block_forward(
                 nk, wt = moved
                 b2, p2, q2 = base * wt, pend * wt, pairs * wt
                 if kind == "x":
-                    p2 += b2 << ((idx * nh + tr[0]) * width)
+                    p2 += b2 << (pos[tr[0]] * width)
                 else:
-                    q2 += p2 << ((idx * nh + tr[0]) * xblock)
+                    q2 += p2 << (pos[tr[0]] * xblock)
                 old = nxt.get(nk)
                 nxt[nk] = (b2, p2, q2) if old is None else (old[0] + b2, old[1] + p2, old[2] + q2)
         cur3 = nxt
         k += 1
     cur: dict[int, int] = {}
     for key, (_base, pend, pairs) in cur3.items():
-        for j, c in enumerate(ys):
+        for c in ys:
             if fixed[c] >= 0:
-                pairs += pend << ((j * nh + fixed[c]) * xblock)
+                pairs += pend << (lay.pos[c][fixed[c]] * xblock)
         if pairs:
             cur[key] = pairs
     return cur
@@ -666,7 +710,7 @@ def _pinned_results(
     n: int,
     nh: int,
     fixed: list[int],
-    tag: tuple[tuple[int, ...], tuple[int, ...]],
+    lay: _Layout,
     width: int,
     need: Collection[int] | None,
     expect: int | None,
@@ -674,11 +718,11 @@ def _pinned_results(
     """The backward pass of a pinned run and the unpacking of its per-pin counts.
 
     A step none of whose cards is in ``need`` only passes the completions on: its marginals,
-    the products of the wide per-pin forward counts, are not formed.  Field f of a packed count
-    is the pin (x = xs[i] at a, y = ys[j] at b) with f = ((j * nh + b) * len(xs) + i) * nh + a.
+    the products of the wide per-pin forward counts, are not formed.  The fields are laid out
+    by :class:`_Layout`.
     """
-    xs, ys = tag
-    nf = len(xs) * len(ys) * nh * nh
+    xs, ys = lay.xs, lay.ys
+    nf = lay.px * lay.py
     words = width // 64
     wanted = None if need is None else set(need)
 
@@ -726,12 +770,12 @@ def _pinned_results(
                 rows[c] = row
     zero = [0] * nh
     out: dict[tuple[int, int], dict[tuple[int, int], CountResult]] = {}
-    for j, y in enumerate(ys):
-        for i, x in enumerate(xs):
+    for y in ys:
+        for x in xs:
             pins: dict[tuple[int, int], CountResult] = {}
-            for b in range(nh):
-                for a in range(nh):
-                    f = ((j * nh + b) * len(xs) + i) * nh + a
+            for b in lay.hold[y]:
+                for a in lay.hold[x]:
+                    f = lay.field(x, a, y, b)
                     t = totals[f]
                     if not t:
                         continue
