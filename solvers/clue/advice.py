@@ -435,6 +435,27 @@ def _answer_slots(nplayers: int, me: int, holders: Holders) -> tuple[tuple[Any, 
     return ((None, 1.0),)
 
 
+_SLOT_INFO: dict[tuple[Any, ...], dict[Holders, Any]] = {}
+
+
+def _slot_info(nplayers: int, me: int, env: tuple[int, ...]) -> dict[Holders, Any]:
+    """The per-holder-triple cache of :func:`_answers_and_pattern` for one table and envelope."""
+    key = (nplayers, me, env)
+    got = _SLOT_INFO.get(key)
+    if got is None:
+        if len(_SLOT_INFO) > 64:
+            _SLOT_INFO.clear()
+        got = _SLOT_INFO[key] = {}
+    return got
+
+
+def _answers_and_pattern(nplayers: int, me: int, env: tuple[int, ...], h: Holders) -> tuple[Any, Any, Any]:
+    """The answers for holders ``h``, its envelope pattern, and the (pattern, answer) keys."""
+    answers = _answer_slots(nplayers, me, h)
+    pat = (h[0] == env[0], h[1] == env[1], h[2] == env[2])
+    return answers, pat, tuple((pat, a) for a, _q in answers)
+
+
 def rumor_figures(
     problem: Problem, jw: dict[Holders, int], ju: dict[Holders, int], cards: tuple[int, int, int]
 ) -> dict[str, float]:
@@ -447,9 +468,8 @@ def rumor_figures(
     total = sum(jw.values())
     if not total:
         return {"bits": 0.0, "deal_bits": 0.0, "deals_left": 0.0}
-    env0, env1, env2 = (problem.env_slots[problem.category[c]] for c in cards)
-    nplayers = len(problem.players)
-    me = problem.me
+    env = tuple(problem.env_slots[problem.category[c]] for c in cards)
+    info = _slot_info(len(problem.players), problem.me, env)
     p_ans: dict[Any, float] = {}
     p_pat_ans: dict[tuple[Any, Any], float] = {}
     p_pat: dict[Any, float] = {}
@@ -457,15 +477,20 @@ def rumor_figures(
     compatible: dict[Any, int] = {}
     for h, v in jw.items():
         ph = v / total
-        answers = _answer_slots(nplayers, me, h)
+        got = info.get(h)
+        if got is None:
+            got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
+        answers, pat, pat_answers = got
         cond.append((ph, answers))
-        pat = (h[0] == env0, h[1] == env1, h[2] == env2)
         p_pat[pat] = p_pat.get(pat, 0.0) + ph
-        for a, q in answers:
+        for (a, q), pa in zip(answers, pat_answers, strict=True):
             p_ans[a] = p_ans.get(a, 0.0) + ph * q
-            p_pat_ans[(pat, a)] = p_pat_ans.get((pat, a), 0.0) + ph * q
+            p_pat_ans[pa] = p_pat_ans.get(pa, 0.0) + ph * q
     for h, v in ju.items():
-        for a, _q in _answer_slots(nplayers, me, h):
+        got = info.get(h)
+        if got is None:
+            got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
+        for a, _q in got[0]:
             compatible[a] = compatible.get(a, 0) + v
     deal_bits = 0.0
     for ph, answers in cond:
