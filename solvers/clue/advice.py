@@ -558,14 +558,18 @@ def compute_advice(
         locs = [c for c, cat in enumerate(problem.category) if cat == 2]
     else:
         locs = [index[name] for name in locations if name in index and problem.category[index[name]] == 2]
+    every_loc = [c for c, cat in enumerate(problem.category) if cat == 2]
     # Pin the two categories with the fewest card classes among the rumors asked for; the
     # third category comes from the marginals of the same runs.
     cats = [suspects, weapons, locs]
     sizes = [len({joints.key[c] for c in cat}) for cat in cats]
     read = max(range(3), key=lambda k: (sizes[k], k == 2))
+    if budget is None and len(locs) < len(every_loc):
+        # Some locations only: reading the locations keeps the pinned suspects and weapons whole,
+        # so the same block runs give the envelope triples too (the figures agree either way).
+        read = 2
     pinned = tuple(k for k in range(3) if k != read)
     joints.pinned = (pinned[0], pinned[1])
-    every_loc = [c for c, cat in enumerate(problem.category) if cat == 2]
     over = False
     if budget is not None:
         reps: dict[tuple[Any, ...], int] = {}
