@@ -123,6 +123,7 @@ SHARED_PINS = 4
 BLOCK_PINS = 1
 BLOCK_PAIRS = 1
 BLOCK_XS = 3
+BLOCK_YS = 8
 
 
 def _keep(every: dict[tuple[int, int], CountResult], pins: list[tuple[int, int]]) -> PinRuns:
@@ -274,7 +275,7 @@ class RumorJoints:
         """Count the pins of many card pairs (class representatives, x and y of two categories) at once.
 
         The pairs with at least ``BLOCK_PINS`` pins go into block runs of
-        :func:`count_pinned_blocks`, ``BLOCK_XS`` representatives x at a time against every y;
+        :func:`count_pinned_blocks`, ``BLOCK_XS`` representatives x at a time against ``BLOCK_YS`` y;
         the others are left to :meth:`_pair`, one run per pair.
         """
         todo: dict[tuple[Any, ...], tuple[int, int]] = {}
@@ -291,22 +292,26 @@ class RumorJoints:
         cats = {self.problem.category[xs[0]], self.problem.category[ys[0]]}
         need = [c for c, cat in enumerate(self.problem.category) if cat not in cats]
         for start in range(0, len(xs), BLOCK_XS):
-            chunk = xs[start : start + BLOCK_XS]
-            if self.stop is not None and self.stop():
-                raise AdviceCancelled
-            weighted = count_pinned_blocks(*self.inputs, chunk, ys, need, self._total(self.inputs))
-            plain = None
-            if self.plain is not None:
-                plain = count_pinned_blocks(*self.plain, chunk, ys, need, self._total(self.plain))
-            for x in chunk:
-                for y in ys:
-                    k = (self.key[x], self.key[y])
-                    if k in self._pairs:
-                        continue
-                    pins = self.pins(x, y)
-                    runs_w = _keep(weighted[(x, y)], pins)
-                    runs_p = _keep(plain[(x, y)], pins) if plain is not None else None
-                    self._pairs[k] = (runs_w, runs_p)
+            for ystart in range(0, len(ys), BLOCK_YS):
+                self._block(xs[start : start + BLOCK_XS], ys[ystart : ystart + BLOCK_YS], need)
+
+    def _block(self, xs: list[int], ys: list[int], need: list[int]) -> None:
+        """One block run (and its unweighted twin under the refuter model) into the pair cache."""
+        if self.stop is not None and self.stop():
+            raise AdviceCancelled
+        weighted = count_pinned_blocks(*self.inputs, xs, ys, need, self._total(self.inputs))
+        plain = None
+        if self.plain is not None:
+            plain = count_pinned_blocks(*self.plain, xs, ys, need, self._total(self.plain))
+        for x in xs:
+            for y in ys:
+                k = (self.key[x], self.key[y])
+                if k in self._pairs:
+                    continue
+                pins = self.pins(x, y)
+                runs_w = _keep(weighted[(x, y)], pins)
+                runs_p = _keep(plain[(x, y)], pins) if plain is not None else None
+                self._pairs[k] = (runs_w, runs_p)
 
     def _pin_runs(self, inputs: Any, x: int, y: int, pins: list[tuple[int, int]]) -> PinRuns:
         """Marginals of every card for each pin of (x, y) in ``pins``.

@@ -575,27 +575,6 @@ def _count(
     return CountResult(total, marg)
 
 
-def _move(
-    key: int, tr: Trans, req: int, wclose: WClose, lim: int, capmask: int, guards: int
-) -> tuple[int, int] | None:
-    """One card placed by one transition, as :func:`_card_forward` does it: (new state, weight)."""
-    _h, rm, u, ob, ad = tr
-    if not key & rm:
-        return None
-    nk = ((key - u) | ob) + ad
-    if req:
-        if nk & req != req:
-            return None
-        nk ^= req
-    if lim and (nk & capmask != guards if lim < 0 else (lim - (nk & capmask)) & guards != guards):
-        return None
-    val = 1
-    for sh, fm, table in wclose:
-        val *= table[(nk & fm) >> sh]
-        nk &= ~fm
-    return nk, val
-
-
 def _no_pins(tag: tuple[tuple[int, ...], tuple[int, ...]]) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
     """The answer of a pinned run when no deal fits at all."""
     return {(x, y): {} for x in tag[0] for y in tag[1]}
@@ -657,47 +636,65 @@ def _block_forward(
 ) -> dict[int, int]:
     """The pinned cards' steps of :func:`count_pinned_blocks`; returns the layer after them.
 
-    A state's value there is (count, per-x fields, pair fields); a fixed x starts with its field
-    set, a fixed y copies the x fields once all x are placed.
+    Along them a state's value packs, field by field, its count (field 0), the per-x counts
+    (fields 1 .. px) and the pair counts (the rest), so merging states stays one addition: placing
+    x at a adds field 0 into the field of (x, a); placing y at b adds the per-x fields into the
+    block of (y, b).  A fixed x starts with its field set, a fixed y takes the per-x fields once
+    every x is placed.  The layer after the block keeps the pair fields only.
     """
     xs, ys = lay.xs, lay.ys
-    xblock = lay.px * width  # bits of the per-x fields, which is also one (y, b) block of pairs
-    pend0 = 0
+    px = lay.px
+    bmask = (1 << width) - 1
+    pmask = (1 << (px * width)) - 1
+    v0 = 1
     for c in xs:
         if fixed[c] >= 0:
-            pend0 += 1 << (lay.pos[c][fixed[c]] * width)
-    cur3: dict[int, tuple[int, int, int]] = {key0: (1, pend0, 0)}
-    role = dict.fromkeys(xs, "x") | dict.fromkeys(ys, "y")
+            v0 += 1 << ((1 + lay.pos[c][fixed[c]]) * width)
+    cur: dict[int, int] = {key0: v0}
+    kinds = dict.fromkeys(xs, True) | dict.fromkeys(ys, False)
     k = 0
-    while k < len(steps) and isinstance(steps[k], _CardStep) and steps[k].card in role and fixed[steps[k].card] < 0:
+    while k < len(steps) and isinstance(steps[k], _CardStep) and steps[k].card in kinds and fixed[steps[k].card] < 0:
         step = steps[k]
-        kind = role[step.card]
+        is_x = kinds[step.card]
         pos = lay.pos[step.card]
+        # Where the copied fields go, per holder of this card.
+        if is_x:
+            dest = {h: (1 + f) * width for h, f in pos.items()}
+        else:
+            dest = {h: (1 + px + f * px) * width for h, f in pos.items()}
+        req, wclose, lim = step.req, step.wclose, step.lim
         layers.append({})
-        nxt: dict[int, tuple[int, int, int]] = {}
-        for key, (base, pend, pairs) in cur3.items():
-            for tr in step.trans:
-                moved = _move(key, tr, step.req, step.wclose, step.lim, capmask, guards)
-                if moved is None:
+        nd: dict[int, int] = {}
+        get = nd.get
+        for key, v in cur.items():
+            src = v & bmask if is_x else (v >> width) & pmask
+            for h, rm, u, ob, ad in step.trans:
+                if not key & rm:
                     continue
-                nk, wt = moved
-                b2, p2, q2 = base * wt, pend * wt, pairs * wt
-                if kind == "x":
-                    p2 += b2 << (pos[tr[0]] * width)
-                else:
-                    q2 += p2 << (pos[tr[0]] * xblock)
-                old = nxt.get(nk)
-                nxt[nk] = (b2, p2, q2) if old is None else (old[0] + b2, old[1] + p2, old[2] + q2)
-        cur3 = nxt
+                nk = ((key - u) | ob) + ad
+                if req:
+                    if nk & req != req:
+                        continue
+                    nk ^= req
+                if lim and (nk & capmask != guards if lim < 0 else (lim - (nk & capmask)) & guards != guards):
+                    continue
+                val = v + (src << dest[h])
+                for sh, fm, table in wclose:
+                    val *= table[(nk & fm) >> sh]
+                    nk &= ~fm
+                nd[nk] = get(nk, 0) + val
+        cur = nd
         k += 1
-    cur: dict[int, int] = {}
-    for key, (_base, pend, pairs) in cur3.items():
+    out: dict[int, int] = {}
+    drop = (1 + px) * width
+    for key, v in cur.items():
         for c in ys:
             if fixed[c] >= 0:
-                pairs += pend << (lay.pos[c][fixed[c]] * xblock)
+                v += ((v >> width) & pmask) << ((1 + px + lay.pos[c][fixed[c]] * px) * width)
+        pairs = v >> drop
         if pairs:
-            cur[key] = pairs
-    return cur
+            out[key] = pairs
+    return out
 
 
 def _pinned_results(

@@ -101,22 +101,23 @@ def test_every_rumor_figure_equals_brute_force(refuter: bool) -> None:
     assert checked >= 8 * 27
 
 
-WAYS = [(1, 1, 1), (1, 1, 3), (1, 10**9, 1), (10**9, 10**9, 1)]
+WAYS = [(1, 1, 1, 1), (1, 1, 3, 8), (1, 1, 2, 2), (1, 10**9, 1, 8), (10**9, 10**9, 1, 8)]
 
 
-@pytest.mark.parametrize(("shared_from", "block_from", "block_xs"), WAYS)
+@pytest.mark.parametrize(("shared_from", "block_from", "block_xs", "block_ys"), WAYS)
 def test_every_way_of_counting_pins_equals_brute_force(
-    shared_from: int, block_from: int, block_xs: int, monkeypatch: pytest.MonkeyPatch
+    shared_from: int, block_from: int, block_xs: int, block_ys: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Pins by block runs (one or three first cards a run), by one run per pair, or one by one."""
+    """Pins by block runs (of several sizes), by one run per pair, or one by one."""
     monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
     monkeypatch.setattr(advice_mod, "BLOCK_PAIRS", block_from)
     monkeypatch.setattr(advice_mod, "BLOCK_XS", block_xs)
+    monkeypatch.setattr(advice_mod, "BLOCK_YS", block_ys)
     blocks = []
     real = advice_mod.count_pinned_blocks
 
     def counted(*args: Any) -> Any:
-        blocks.append(args[4])
+        blocks.append((args[4], args[5]))
         return real(*args)
 
     monkeypatch.setattr(advice_mod, "count_pinned_blocks", counted)
@@ -131,7 +132,7 @@ def test_every_way_of_counting_pins_equals_brute_force(
                     assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
                 assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
     assert bool(blocks) == (block_from == 1)
-    assert all(len(xs) <= block_xs for xs in blocks)
+    assert all(len(xs) <= block_xs and len(ys) <= block_ys for xs, ys in blocks)
 
 
 def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,10 +142,11 @@ def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.Mon
     reach = RED_KEEP["locations"][:3]
     monkeypatch.setattr(advice_mod, "SHARED_PINS", 10**9)
     alone = compute_advice(problem, locations=reach)
-    for shared_from, block_from, block_xs in WAYS[:-1]:
+    for shared_from, block_from, block_xs, block_ys in WAYS[:-1]:
         monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
         monkeypatch.setattr(advice_mod, "BLOCK_PAIRS", block_from)
         monkeypatch.setattr(advice_mod, "BLOCK_XS", block_xs)
+        monkeypatch.setattr(advice_mod, "BLOCK_YS", block_ys)
         assert compute_advice(problem, locations=reach) == alone
 
 
