@@ -587,11 +587,11 @@ def compute_advice(
     # The pinned runs cover every envelope triple when both pinned categories are whole (the
     # locations are pinned only when they are all asked for, or when the read one is another).
     if not over:
-        reps: dict[tuple[Any, ...], tuple[int, int]] = {}
+        pairs: dict[tuple[Any, ...], tuple[int, int]] = {}
         for t in product(*cats):
             x, y = t[pinned[0]], t[pinned[1]]
-            reps.setdefault((joints.key[x], joints.key[y]), (x, y))
-        joints.prepare(reps.values())
+            pairs.setdefault((joints.key[x], joints.key[y]), (x, y))
+        joints.prepare(pairs.values())
     whole = not over and (read == 2 or len(locs) == len(every_loc))
     triples, total = envelope_triples(
         problem, refuter_model=refuter_model, base=base, joints=joints if whole else None
