@@ -487,6 +487,7 @@ def rumor_figures(
     p_pat: dict[Any, float] = {}
     cond: list[tuple[float, tuple[tuple[Any, float], ...]]] = []
     compatible: dict[Any, int] = {}
+    same = ju is jw  # no refuter weights: the deal counts are the weights (integer sums, any order)
     for h, v in jw.items():
         ph = v / total
         got = info.get(h)
@@ -498,7 +499,9 @@ def rumor_figures(
         for (a, q), pa in zip(answers, pat_answers, strict=True):
             p_ans[a] = p_ans.get(a, 0.0) + ph * q
             p_pat_ans[pa] = p_pat_ans.get(pa, 0.0) + ph * q
-    for h, v in ju.items():
+            if same:
+                compatible[a] = compatible.get(a, 0) + v
+    for h, v in ({} if same else ju).items():
         got = info.get(h)
         if got is None:
             got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
