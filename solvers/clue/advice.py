@@ -22,19 +22,27 @@ For every rumor three figures:
 How the joint is computed.  Cards that no clause or weight names and that have the same allowed
 holders are interchangeable (swapping two of them maps the constraint set onto itself), so one
 representative pair (S, W) serves every pair of the same two classes.  For a representative pair,
-every combination of their allowed holders is pinned and counted once with marginals; the
-marginal of each location card in that run gives the triple's joint for every L at once.  The
-best envelope triple (the accuse-now figure) comes from the exact triple distribution.
+every combination of their allowed holders (a *pin*) is counted with marginals; the marginal of
+each location card under a pin gives the triple's joint for every L at once.  The pins are not
+counted one by one: :func:`solvers.clue.counting.count_pinned_blocks` counts every pin of every
+pair of a few representatives x against every representative y in one programme, each pin's
+count in its own field of one Python int, and shares the backward pass (the completions do not
+depend on the pin), so the whole advice costs a handful of counts instead of one per pin (the
+worst benchmark case, 6 players and 5 entries, went from 675 counts to 2 block runs).  A pair
+with few pins whose cards are not in a block is still counted pin by pin.  The best envelope
+triple (the accuse-now figure) is read from the same runs (pin both envelope slots, read the
+third card's envelope marginal), so it is the exact triple distribution at no extra cost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from itertools import product
 from math import log2
 from typing import Any
 
-from solvers.clue.counting import CountResult, count, propagate
+from solvers.clue.counting import CountResult, count, count_pinned_blocks, count_pinned_pairs, propagate
 from solvers.clue.model import Problem, build_inputs
 
 Holders = tuple[int, int, int]
@@ -45,11 +53,18 @@ class AdviceCancelled(Exception):
 
 
 def envelope_triples(
-    problem: Problem, *, refuter_model: bool = False, base: CountResult | None = None
+    problem: Problem,
+    *,
+    refuter_model: bool = False,
+    base: CountResult | None = None,
+    joints: RumorJoints | None = None,
 ) -> tuple[dict[tuple[int, int, int], int], int]:
     """Exact (weighted) deal count for every envelope triple (card indexes s, w, l) and the total.
 
-    ``base`` is the already computed full count with marginals, if the caller has it.
+    ``base`` is the already computed full count with marginals, if the caller has it.  With
+    ``joints`` (built with the same ``refuter_model``) the counts are read from its pinned runs of
+    card pairs, which the rumor figures need anyway, instead of one count per pair of envelope
+    cards; the numbers are the same.
     """
     caps, allowed, clauses, wfactors = build_inputs(problem, range(len(problem.entries)), refuter_model=refuter_model)
     if base is None:
@@ -65,6 +80,14 @@ def envelope_triples(
     i, j, k = order
     triples: dict[tuple[int, int, int], int] = {}
     for a, b in product(cands[i], cands[j]):
+        if joints is not None:
+            for c in cands[k]:
+                trip = [0, 0, 0]
+                trip[i], trip[j], trip[k] = a, b, c
+                v = joints.envelope_count((trip[0], trip[1], trip[2]))
+                if v:
+                    triples[(trip[0], trip[1], trip[2])] = v
+            continue
         al = list(allowed)
         al[a] &= 1 << slots[i]
         al[b] &= 1 << slots[j]
@@ -93,6 +116,25 @@ def _bits_of(mask: int) -> list[int]:
 
 PinRuns = dict[tuple[int, int], list[list[int]]]
 
+# From this many pins of a card pair on, one shared pinned-pairs run is cheaper than a count per pin.
+SHARED_PINS = 4
+# From BLOCK_PAIRS pairs of BLOCK_PINS pins or more on, they share block runs of BLOCK_XS first cards
+# against every second one.
+BLOCK_PINS = 1
+BLOCK_PAIRS = 1
+BLOCK_XS = 3
+BLOCK_YS = 8
+
+
+def _keep(every: dict[tuple[int, int], CountResult], pins: list[tuple[int, int]]) -> PinRuns:
+    """The marginals of the pins asked for that have deals."""
+    runs: PinRuns = {}
+    for pin in pins:
+        got = every.get(pin)
+        if got is not None and got.total and got.marg is not None:
+            runs[pin] = got.marg
+    return runs
+
 
 class RumorJoints:
     """Exact joint holder distributions of rumor triples, computed once per symmetry class.
@@ -108,12 +150,20 @@ class RumorJoints:
     """
 
     def __init__(
-        self, problem: Problem, *, refuter_model: bool = False, stop: Callable[[], bool] | None = None
+        self,
+        problem: Problem,
+        *,
+        refuter_model: bool = False,
+        stop: Callable[[], bool] | None = None,
+        total: int | None = None,
     ) -> None:
+        """``total``: the whole (weighted) count of the problem, if the caller has it."""
         self.problem = problem
         self.stop = stop
+        self.pinned: tuple[int, int] = (0, 1)  # the categories whose cards are pinned (envelope_count)
         entries = range(len(problem.entries))
         self.inputs = build_inputs(problem, entries, refuter_model=refuter_model)
+        self._totals: dict[int, int] = {} if total is None else {id(self.inputs): total}
         # The deal counts behind ``deals_left`` are unweighted, as the solver's ``deals`` is.
         self.plain = build_inputs(problem, entries, refuter_model=False) if refuter_model else None
         caps, allowed, clauses, wfactors = self.inputs
@@ -213,9 +263,76 @@ class RumorJoints:
         self._pairs[k] = (weighted, plain)
         return weighted, plain
 
+    def _total(self, inputs: Any) -> int:
+        """The whole (weighted) count of ``inputs``, which sizes the fields of a block run."""
+        got = self._totals.get(id(inputs))
+        if got is None:
+            got = count(*inputs, marginals=False).total
+            self._totals[id(inputs)] = got
+        return got
+
+    def prepare(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """Count the pins of many card pairs (class representatives, x and y of two categories) at once.
+
+        The pairs with at least ``BLOCK_PINS`` pins go into block runs of
+        :func:`count_pinned_blocks`, ``BLOCK_XS`` representatives x at a time against ``BLOCK_YS`` y;
+        the others are left to :meth:`_pair`, one run per pair.
+        """
+        todo: dict[tuple[Any, ...], tuple[int, int]] = {}
+        for x, y in pairs:
+            k = (self.key[x], self.key[y])
+            if k in self._pairs or k in todo:
+                continue
+            if len(self.pins(x, y)) >= BLOCK_PINS:
+                todo[k] = (x, y)
+        if len(todo) < BLOCK_PAIRS:
+            return
+        xs = list(dict.fromkeys(x for x, _y in todo.values()))
+        ys = list(dict.fromkeys(y for _x, y in todo.values()))
+        cats = {self.problem.category[xs[0]], self.problem.category[ys[0]]}
+        need = [c for c, cat in enumerate(self.problem.category) if cat not in cats]
+        for start in range(0, len(xs), BLOCK_XS):
+            for ystart in range(0, len(ys), BLOCK_YS):
+                self._block(xs[start : start + BLOCK_XS], ys[ystart : ystart + BLOCK_YS], need)
+
+    def _block(self, xs: list[int], ys: list[int], need: list[int]) -> None:
+        """One block run (and its unweighted twin under the refuter model) into the pair cache."""
+        if self.stop is not None and self.stop():
+            raise AdviceCancelled
+        weighted = count_pinned_blocks(*self.inputs, xs, ys, need, self._total(self.inputs))
+        plain = None
+        if self.plain is not None:
+            plain = count_pinned_blocks(*self.plain, xs, ys, need, self._total(self.plain))
+        for x in xs:
+            for y in ys:
+                k = (self.key[x], self.key[y])
+                if k in self._pairs:
+                    continue
+                pins = self.pins(x, y)
+                runs_w = _keep(weighted[(x, y)], pins)
+                runs_p = _keep(plain[(x, y)], pins) if plain is not None else None
+                self._pairs[k] = (runs_w, runs_p)
+
     def _pin_runs(self, inputs: Any, x: int, y: int, pins: list[tuple[int, int]]) -> PinRuns:
+        """Marginals of every card for each pin of (x, y) in ``pins``.
+
+        A few pins are counted one by one (a pinned count propagates the pin and merges the
+        holders it leaves alike, so each is cheap); more share one pinned-pairs run, which costs
+        about two plain counts whatever the number of pins.
+        """
         caps, allowed, clauses, wfactors = inputs
         runs: PinRuns = {}
+        if len(pins) >= SHARED_PINS:
+            if self.stop is not None and self.stop():
+                raise AdviceCancelled
+            cats = {self.problem.category[x], self.problem.category[y]}
+            need = [c for c, cat in enumerate(self.problem.category) if cat not in cats]
+            every = count_pinned_pairs(caps, allowed, clauses, wfactors, x, y, need)
+            for pin in pins:
+                got = every.get(pin)
+                if got is not None and got.total and got.marg is not None:
+                    runs[pin] = got.marg
+            return runs
         for hx, hy in pins:
             if self.stop is not None and self.stop():
                 raise AdviceCancelled
@@ -227,27 +344,57 @@ class RumorJoints:
                 runs[(hx, hy)] = res.marg
         return runs
 
-    def _expand(self, runs: PinRuns, x: int, y: int, z: int) -> dict[Holders, int]:
-        """Joint counts over (holder of x, of y, of z) from the pinned runs of the pair (x, y)."""
+    def _expand(self, runs: PinRuns, x: int, y: int, z: int, k: int) -> dict[Holders, int]:
+        """Joint counts over the rumor's holders from the pinned runs of the pair (x, y).
+
+        x and y are the rumor's cards in its two pinned positions (in order), z the one in
+        position ``k``; the keys are holder triples in the rumor's own order.
+        """
         cls = self._classes(self._points(x, y))
         fixed_z = self.holders[z][0] if self.key[z][0] == "fixed" else None
+        nh = self.nh
+        alone = all(len(m) == 1 for m in cls)  # no holder symmetry left: every pin is its own class
         out: dict[Holders, int] = {}
         for a in self.holders[x]:
             for b in self.holders[y]:
-                canon = self._canon(cls, a, b)
+                canon = (a, b) if alone else self._canon(cls, a, b)
                 marg = runs.get(canon)
                 if marg is None:
                     continue
                 row = marg[z]
                 if fixed_z is not None:
                     # The third card never moves: the triple's weight is the pair's.
-                    out[(a, b, fixed_z)] = sum(row)
+                    out[_place(k, a, b, fixed_z)] = sum(row)
                     continue
-                for c in range(self.nh):
-                    v = row[self._image(cls, canon, a, b, c)]
+                for c in range(nh):
+                    v = row[c] if alone else row[self._image(cls, canon, a, b, c)]
                     if v:
-                        out[(a, b, c)] = v
+                        out[(a, b, c) if k == 2 else (a, c, b) if k == 1 else (c, a, b)] = v
         return out
+
+    def envelope_count(self, cards: tuple[int, int, int]) -> int:
+        """The (weighted) number of deals with these three cards (s, w, l) in the envelope.
+
+        Read from the pinned runs of the pair in the positions :attr:`pinned` names (set by the
+        caller that decides which two categories are pinned).
+        """
+        i, j = self.pinned
+        (k,) = {0, 1, 2} - {i, j}
+        x, y, z = cards[i], cards[j], cards[k]
+        slots = self.problem.env_slots
+        ex, ey, ez = slots[i], slots[j], slots[k]
+        if ex not in self.holders[x] or ey not in self.holders[y] or ez not in self.holders[z]:
+            return 0
+        weighted, _plain = self._pair(x, y)
+        cls = self._classes(self._points(x, y))
+        canon = self._canon(cls, ex, ey)
+        marg = weighted.get(canon)
+        if marg is None:
+            return 0
+        row = marg[z]
+        if self.key[z][0] == "fixed":
+            return sum(row)
+        return row[self._image(cls, canon, ex, ey, ez)]
 
     def joint(
         self, cards: tuple[int, int, int], pinned: tuple[int, int] = (0, 1)
@@ -261,20 +408,18 @@ class RumorJoints:
         i, j = pinned
         (k,) = {0, 1, 2} - {i, j}
         x, y, z = cards[i], cards[j], cards[k]
+        if j < i:
+            raise ValueError("the pinned positions go in increasing order")
         weighted, plain = self._pair(x, y)
-
-        def order(counts: dict[Holders, int]) -> dict[Holders, int]:
-            out: dict[Holders, int] = {}
-            for (a, b, c), v in counts.items():
-                h = [0, 0, 0]
-                h[i], h[j], h[k] = a, b, c
-                out[(h[0], h[1], h[2])] = v
-            return out
-
-        jw = order(self._expand(weighted, x, y, z))
+        jw = self._expand(weighted, x, y, z, k)
         if plain is None:
             return jw, jw
-        return jw, order(self._expand(plain, x, y, z))
+        return jw, self._expand(plain, x, y, z, k)
+
+
+def _place(k: int, a: int, b: int, c: int) -> Holders:
+    """The holder triple in rumor order when the pinned positions (in order) hold a, b and k holds c."""
+    return (a, b, c) if k == 2 else (a, c, b) if k == 1 else (c, a, b)
 
 
 def answer_model(problem: Problem, holders: Holders, cards: tuple[int, int, int]) -> list[tuple[Any, float]]:
@@ -291,30 +436,76 @@ def answer_model(problem: Problem, holders: Holders, cards: tuple[int, int, int]
     return [(None, 1.0)]
 
 
+@lru_cache(maxsize=65536)
+def _answer_slots(nplayers: int, me: int, holders: Holders) -> tuple[tuple[Any, float], ...]:
+    """:func:`answer_model` with the shown card named by its position in the rumor (0, 1, 2)."""
+    for i in range(1, nplayers):
+        p = (me + i) % nplayers
+        shown = [t for t in range(3) if holders[t] == p]
+        if shown:
+            return tuple(((p, t), 1.0 / len(shown)) for t in shown)
+    return ((None, 1.0),)
+
+
+_SLOT_INFO: dict[tuple[Any, ...], dict[Holders, Any]] = {}
+
+
+def _slot_info(nplayers: int, me: int, env: tuple[int, ...]) -> dict[Holders, Any]:
+    """The per-holder-triple cache of :func:`_answers_and_pattern` for one table and envelope."""
+    key = (nplayers, me, env)
+    got = _SLOT_INFO.get(key)
+    if got is None:
+        if len(_SLOT_INFO) > 64:
+            _SLOT_INFO.clear()
+        got = _SLOT_INFO[key] = {}
+    return got
+
+
+def _answers_and_pattern(nplayers: int, me: int, env: tuple[int, ...], h: Holders) -> tuple[Any, Any, Any]:
+    """The answers for holders ``h``, its envelope pattern, and the (pattern, answer) keys."""
+    answers = _answer_slots(nplayers, me, h)
+    pat = (h[0] == env[0], h[1] == env[1], h[2] == env[2])
+    return answers, pat, tuple((pat, a) for a, _q in answers)
+
+
 def rumor_figures(
     problem: Problem, jw: dict[Holders, int], ju: dict[Holders, int], cards: tuple[int, int, int]
 ) -> dict[str, float]:
-    """``bits``, ``deal_bits`` and ``deals_left`` of one rumor from its exact joint."""
+    """``bits``, ``deal_bits`` and ``deals_left`` of one rumor from its exact joint.
+
+    Answers are keyed by (player, position of the shown card) rather than (player, card): the two
+    are in one-to-one correspondence (the three cards differ), and the position form lets every
+    rumor share one cache of the answer model.
+    """
     total = sum(jw.values())
     if not total:
         return {"bits": 0.0, "deal_bits": 0.0, "deals_left": 0.0}
     env = tuple(problem.env_slots[problem.category[c]] for c in cards)
+    info = _slot_info(len(problem.players), problem.me, env)
     p_ans: dict[Any, float] = {}
     p_pat_ans: dict[tuple[Any, Any], float] = {}
     p_pat: dict[Any, float] = {}
-    cond: list[tuple[float, list[tuple[Any, float]]]] = []
+    cond: list[tuple[float, tuple[tuple[Any, float], ...]]] = []
     compatible: dict[Any, int] = {}
+    same = ju is jw  # no refuter weights: the deal counts are the weights (integer sums, any order)
     for h, v in jw.items():
         ph = v / total
-        answers = answer_model(problem, h, cards)
+        got = info.get(h)
+        if got is None:
+            got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
+        answers, pat, pat_answers = got
         cond.append((ph, answers))
-        pat = (h[0] == env[0], h[1] == env[1], h[2] == env[2])
         p_pat[pat] = p_pat.get(pat, 0.0) + ph
-        for a, q in answers:
+        for (a, q), pa in zip(answers, pat_answers, strict=True):
             p_ans[a] = p_ans.get(a, 0.0) + ph * q
-            p_pat_ans[(pat, a)] = p_pat_ans.get((pat, a), 0.0) + ph * q
-    for h, v in ju.items():
-        for a, _q in answer_model(problem, h, cards):
+            p_pat_ans[pa] = p_pat_ans.get(pa, 0.0) + ph * q
+            if same:
+                compatible[a] = compatible.get(a, 0) + v
+    for h, v in ({} if same else ju).items():
+        got = info.get(h)
+        if got is None:
+            got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
+        for a, _q in got[0]:
             compatible[a] = compatible.get(a, 0) + v
     deal_bits = 0.0
     for ph, answers in cond:
@@ -364,12 +555,10 @@ def compute_advice(
             problem, range(len(problem.entries)), refuter_model=refuter_model
         )
         base = count(caps, allowed, clauses, wfactors)
-    triples, total = envelope_triples(problem, refuter_model=refuter_model, base=base)
-    if total == 0 or base.marg is None:
+    if base.total == 0 or base.marg is None:
         return {"best_envelope": None, "rumors": {}, "all": [], "potential": {}}
     names = problem.cards
-    best = max(sorted(triples), key=lambda t: triples[t])
-    joints = RumorJoints(problem, refuter_model=refuter_model, stop=stop)
+    joints = RumorJoints(problem, refuter_model=refuter_model, stop=stop, total=base.total)
     suspects = [c for c, cat in enumerate(problem.category) if cat == 0]
     weapons = [c for c, cat in enumerate(problem.category) if cat == 1]
     index = {name: c for c, name in enumerate(names)}
@@ -377,14 +566,19 @@ def compute_advice(
         locs = [c for c, cat in enumerate(problem.category) if cat == 2]
     else:
         locs = [index[name] for name in locations if name in index and problem.category[index[name]] == 2]
+    every_loc = [c for c, cat in enumerate(problem.category) if cat == 2]
     # Pin the two categories with the fewest card classes among the rumors asked for; the
     # third category comes from the marginals of the same runs.
     cats = [suspects, weapons, locs]
     sizes = [len({joints.key[c] for c in cat}) for cat in cats]
     read = max(range(3), key=lambda k: (sizes[k], k == 2))
+    if budget is None and len(locs) < len(every_loc):
+        # Some locations only: reading the locations keeps the pinned suspects and weapons whole,
+        # so the same block runs give the envelope triples too (the figures agree either way).
+        read = 2
     pinned = tuple(k for k in range(3) if k != read)
-    every_loc = [c for c, cat in enumerate(problem.category) if cat == 2]
-    potential = pattern_entropies(problem, triples, total, suspects, weapons, every_loc)
+    joints.pinned = (pinned[0], pinned[1])
+    over = False
     if budget is not None:
         reps: dict[tuple[Any, ...], int] = {}
         for t in product(*cats):
@@ -392,14 +586,31 @@ def compute_advice(
             k = (joints.key[x], joints.key[y])
             if k not in reps:
                 reps[k] = len(joints.pins(x, y))
-        if sum(reps.values()) * (2 if joints.plain is not None else 1) > budget:
-            return {
-                "best_envelope": {"cards": [names[c] for c in best], "p": triples[best] / total},
-                "rumors": {},
-                "all": [],
-                "potential": potential,
-                "over_budget": True,
-            }
+        over = sum(reps.values()) * (2 if joints.plain is not None else 1) > budget
+    # The pinned runs cover every envelope triple when both pinned categories are whole (the
+    # locations are pinned only when they are all asked for, or when the read one is another).
+    if not over:
+        pairs: dict[tuple[Any, ...], tuple[int, int]] = {}
+        for t in product(*cats):
+            x, y = t[pinned[0]], t[pinned[1]]
+            pairs.setdefault((joints.key[x], joints.key[y]), (x, y))
+        joints.prepare(pairs.values())
+    whole = not over and (read == 2 or len(locs) == len(every_loc))
+    triples, total = envelope_triples(
+        problem, refuter_model=refuter_model, base=base, joints=joints if whole else None
+    )
+    if total == 0:
+        return {"best_envelope": None, "rumors": {}, "all": [], "potential": {}}
+    best = max(sorted(triples), key=lambda t: triples[t])
+    potential = pattern_entropies(problem, triples, total, suspects, weapons, every_loc)
+    if over:
+        return {
+            "best_envelope": {"cards": [names[c] for c in best], "p": triples[best] / total},
+            "rumors": {},
+            "all": [],
+            "potential": potential,
+            "over_budget": True,
+        }
     cache: dict[tuple[Any, ...], dict[str, float]] = {}
     every: list[dict[str, Any]] = []
     rumors: dict[str, dict[str, Any]] = {}

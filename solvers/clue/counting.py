@@ -41,9 +41,12 @@ Method.
 
 from __future__ import annotations
 
+import sys
+from array import array
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import factorial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 Literal = tuple[int, int]
 WFactor = tuple[int, tuple[Literal, ...]]
@@ -171,21 +174,31 @@ def propagate(
     return cap, allowed, fixed, out_cl, out_wf, const
 
 
-def _order_clause_cards(cards: list[int], factors: list[tuple[Literal, ...]], allowed: list[int]) -> list[int]:
+def _order_clause_cards(
+    cards: list[int], factors: list[tuple[Literal, ...]], allowed: list[int], first: list[int] = ()  # type: ignore[assignment]
+) -> list[int]:
     """Greedy order keeping the information carried about open factors small.
 
     A factor is open from its first to its last card.  Two open factors whose already processed
     literals are the same always have the same status, so they cost one bit together; the greedy
     step therefore minimises the number of *distinct* processed-literal sets among open factors
-    (ties: close more factors, then fewer allowed holders).
+    (ties: close more factors, then fewer allowed holders).  ``first`` are cards already placed
+    before these (a pinned run's pinned cards).
     """
     touching: dict[int, list[int]] = {c: [] for c in cards}
-    for f, lits in enumerate(factors):
-        for c, _m in lits:
-            touching[c].append(f)
-    left = [len(lits) for lits in factors]
+    before = set(first)
+    left = [0] * len(factors)
     done: list[frozenset[Literal]] = [frozenset()] * len(factors)
     open_sigs: dict[int, frozenset[Literal]] = {}
+    for f, lits in enumerate(factors):
+        for c, _m in lits:
+            if c in before:
+                done[f] = done[f] | {(c, _m)}
+            else:
+                touching[c].append(f)
+                left[f] += 1
+        if done[f] and left[f]:
+            open_sigs[f] = done[f]
     remaining = set(cards)
     order: list[int] = []
     while remaining:
@@ -251,16 +264,107 @@ def count(
     marginals: bool = True,
 ) -> CountResult:
     """Count (weighted) deals exactly; with ``marginals`` also every card x holder count."""
+    got = _count(caps, allowed, clauses, wfactors, marginals=marginals, tag=None)
+    assert isinstance(got, CountResult)
+    return got
+
+
+def count_pinned_pairs(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+    x: int,
+    y: int,
+    need: Collection[int] | None = None,
+) -> dict[tuple[int, int], CountResult]:
+    """For every holder pair (a, b): the count and marginals of the deals with x at a and y at b.
+
+    Equal, pin by pin, to ``count`` with ``allowed[x] = 1 << a`` and ``allowed[y] = 1 << b``; see
+    :func:`count_pinned_blocks`, of which this is the one-pair case.  Pins with no deal are left
+    out.  With ``need``, only those cards' marginals (besides x's, y's and the fixed cards') are
+    computed; the other rows are left at 0.
+    """
+    if x == y:
+        raise ValueError("the two pinned cards must differ")
+    return count_pinned_blocks(caps, allowed, clauses, wfactors, (x,), (y,), need)[(x, y)]
+
+
+def count_pinned_blocks(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+    xs: Sequence[int],
+    ys: Sequence[int],
+    need: Collection[int] | None = None,
+    total: int | None = None,
+) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """:func:`count_pinned_pairs` for every pair (x, y) of ``xs`` x ``ys`` at once, in one programme.
+
+    The cards of ``xs`` and then of ``ys`` are its first steps.  Along them a state carries, besides
+    its count, one count per (x, holder of x) and one per (y, holder of y, x, holder of x), each in
+    its own field of one Python int (fields wide enough for any count of the problem, so
+    additions and products with a completion count never carry into the next field): placing x
+    at a adds the state's count to the field (x, a); placing y at b copies the (x, a) fields into
+    the block (y, b) with one shift.  From there on only the pair fields go on, through the
+    ordinary steps; the backward pass (completions of a state) does not depend on the pins, so
+    it is shared.  The result has an entry for every pair (empty when no deal fits).  Rows of
+    cards outside ``need`` (other than the pinned and the fixed cards) are 0 and shared: read
+    them, never write them.
+
+    ``total``, when given, must be the (weighted) count of the whole problem, as :func:`count`
+    gives it; the fields are then sized by it rather than by a product bound.  That is enough:
+    in a state that can still be completed (completion count >= 1) no pin's count exceeds the
+    whole count, a state that cannot be completed never reaches a completed deal nor a
+    marginal, so whatever its fields hold stays there.  Every pair's pins must add up to it
+    (checked).
+    """
+    if set(xs) & set(ys) or len(set(xs)) != len(xs) or len(set(ys)) != len(ys):
+        raise ValueError("the pinned cards must all differ")
+    got = _count(
+        caps, allowed, clauses, wfactors, marginals=True, tag=(tuple(xs), tuple(ys)), need=need, total=total
+    )
+    assert isinstance(got, dict)
+    return got
+
+
+def _count(
+    caps: list[int],
+    allowed: list[int],
+    clauses: list[tuple[Literal, ...]],
+    wfactors: list[WFactor],
+    *,
+    marginals: bool,
+    tag: tuple[tuple[int, ...], tuple[int, ...]] | None,
+    need: Collection[int] | None = None,
+    total: int | None = None,
+) -> CountResult | dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """:func:`count`, or with ``tag`` (the xs and the ys) :func:`count_pinned_blocks`."""
     n = len(allowed)
     nh = len(caps)
+    full_mask = (1 << nh) - 1
+    total_given = total
+    # Field width of a packed per-pin count: every (weighted) count of a prefix of the deal, and
+    # so every count the passes add up, is at most the product of the cards' choices times the
+    # largest weight of every factor; the spare bits cover a group's card-count multiplier.
+    width_tag = 0
+    if tag is not None:
+        bound = 6 ** len(wfactors)
+        for a in allowed:
+            bound *= max(1, _popcount(a & full_mask))
+        if total is not None:
+            bound = min(bound, total)
+        width_tag = (bound.bit_length() + 8 + 63) // 64 * 64  # whole 64-bit words: fields unpack as an array
     prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
     if prop is None:
-        return CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+        return _no_pins(tag) if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
     cap, allowed, fixed, cl, wf, const = prop
     unfixed = [c for c in range(n) if fixed[c] < 0]
     active = [h for h in range(nh) if cap[h] > 0]
     if sum(cap[h] for h in active) != len(unfixed) or any(cap[h] < 0 for h in range(nh)):
-        return CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+        return _no_pins(tag) if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
+    tagged = [c for c in (*tag[0], *tag[1]) if fixed[c] < 0] if tag is not None else []
 
     # ---- merge interchangeable holders ---------------------------------------------------------
     # Holders that every constraint treats alike (same remaining capacity, same allowed column,
@@ -272,7 +376,8 @@ def count(
     for h in active:
         sig = (cap[h], tuple(allowed[c] >> h & 1 for c in unfixed), tuple(m >> h & 1 for m in lit_masks))
         signature.setdefault(sig, []).append(h)
-    classes = [hs for hs in signature.values() if len(hs) > 1]
+    # A pinned run keeps every holder apart (a pin tells holders apart that merging would not).
+    classes = [hs for hs in signature.values() if len(hs) > 1] if tag is None else []
     for hs in classes:
         each = cap[hs[0]]
         const *= factorial(each * len(hs)) // factorial(each) ** len(hs)
@@ -311,10 +416,10 @@ def count(
     factor_cards += [tuple(c for c, _ in lits) for _, lits in wf]
     in_factor = {c for fc in factor_cards for c in fc}
     factor_lits: list[tuple[Literal, ...]] = [tuple(lits) for lits in cl] + [tuple(lits) for _, lits in wf]
-    clause_cards = _order_clause_cards(sorted(in_factor), factor_lits, allowed)
+    clause_cards = tagged + _order_clause_cards(sorted(in_factor - set(tagged)), factor_lits, allowed, tagged)
     groups: dict[int, list[int]] = {}
     for c in unfixed:
-        if c not in in_factor:
+        if c not in in_factor and c not in tagged:
             groups.setdefault(allowed[c], []).append(c)
     # Free groups: the one with the most ways to spread over its holders goes last, where its
     # spread is forced by the capacities left (one multinomial per state, nothing to enumerate).
@@ -411,7 +516,10 @@ def count(
     # ---- forward pass --------------------------------------------------------------------------
     layers: list[dict[int, int]] = []
     cur: dict[int, int] = {key0: 1}
-    for step in steps:
+    if tag is not None:
+        lay = _Layout(tag, allowed, fixed)
+        cur = _block_forward(steps, layers, lay, fixed, width_tag, key0, capmask, guards)
+    for step in steps[len(layers) :]:
         layers.append(cur)
         if isinstance(step, _CardStep):
             cur = _card_forward(cur, step.trans, step.req, step.wclose, step.lim, capmask, guards)
@@ -427,6 +535,10 @@ def count(
     total = cur.get(guards, 0) * const
     if not marginals:
         return CountResult(total, None)
+    if tag is not None:
+        return _pinned_results(
+            total, steps, layers, len(tagged), const, guards, n, nh, fixed, lay, width_tag, need, total_given
+        )
 
     marg = [[0] * nh for _ in range(n)]
     if total == 0:
@@ -461,6 +573,265 @@ def count(
             for h in hs:
                 marg[c][h] = share
     return CountResult(total, marg)
+
+
+def _no_pins(tag: tuple[tuple[int, ...], tuple[int, ...]]) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """The answer of a pinned run when no deal fits at all."""
+    return {(x, y): {} for x in tag[0] for y in tag[1]}
+
+
+class _Layout:
+    """Where each pin of a block run lives in a packed count.
+
+    Only the holders a pinned card can still have get a field: the per-x fields are the x in
+    turn, each with one field per holder of its own; a pair block (y, b) holds one copy of them,
+    and the blocks are the y in turn, one per holder of each.
+    """
+
+    def __init__(self, tag: tuple[tuple[int, ...], tuple[int, ...]], allowed: list[int], fixed: list[int]) -> None:
+        self.xs, self.ys = tag
+
+        def holders(c: int) -> list[int]:
+            if fixed[c] >= 0:
+                return [fixed[c]]
+            out, a, h = [], allowed[c], 0
+            while a:
+                if a & 1:
+                    out.append(h)
+                a >>= 1
+                h += 1
+            return out
+
+        self.hold = {c: holders(c) for c in (*self.xs, *self.ys)}
+        self.pos: dict[int, dict[int, int]] = {}
+        f = 0
+        for c in self.xs:
+            self.pos[c] = {}
+            for h in self.hold[c]:
+                self.pos[c][h] = f
+                f += 1
+        self.px = f  # fields of the per-x counts, and of one pair block
+        f = 0
+        for c in self.ys:
+            self.pos[c] = {}
+            for h in self.hold[c]:
+                self.pos[c][h] = f
+                f += 1
+        self.py = f  # pair blocks
+
+    def field(self, x: int, a: int, y: int, b: int) -> int:
+        """The field of the pin (x at a, y at b)."""
+        return self.pos[y][b] * self.px + self.pos[x][a]
+
+
+def _block_forward(
+    steps: list[Any],
+    layers: list[dict[int, int]],
+    lay: _Layout,
+    fixed: list[int],
+    width: int,
+    key0: int,
+    capmask: int,
+    guards: int,
+) -> dict[int, int]:
+    """The pinned cards' steps of :func:`count_pinned_blocks`; returns the layer after them.
+
+    Along them a state's value packs, field by field, its count (field 0), the per-x counts
+    (fields 1 .. px) and the pair counts (the rest), so merging states stays one addition: placing
+    x at a adds field 0 into the field of (x, a); placing y at b adds the per-x fields into the
+    block of (y, b).  A fixed x starts with its field set, a fixed y takes the per-x fields once
+    every x is placed.  The layer after the block keeps the pair fields only.
+    """
+    xs, ys = lay.xs, lay.ys
+    px = lay.px
+    bmask = (1 << width) - 1
+    pmask = (1 << (px * width)) - 1
+    v0 = 1
+    for c in xs:
+        if fixed[c] >= 0:
+            v0 += 1 << ((1 + lay.pos[c][fixed[c]]) * width)
+    cur: dict[int, int] = {key0: v0}
+    kinds = dict.fromkeys(xs, True) | dict.fromkeys(ys, False)
+    k = 0
+    while k < len(steps) and isinstance(steps[k], _CardStep) and steps[k].card in kinds and fixed[steps[k].card] < 0:
+        step = steps[k]
+        is_x = kinds[step.card]
+        pos = lay.pos[step.card]
+        # Where the copied fields go, per holder of this card.
+        if is_x:
+            dest = {h: (1 + f) * width for h, f in pos.items()}
+        else:
+            dest = {h: (1 + px + f * px) * width for h, f in pos.items()}
+        req, wclose, lim = step.req, step.wclose, step.lim
+        layers.append({})
+        nd: dict[int, int] = {}
+        get = nd.get
+        for key, v in cur.items():
+            src = v & bmask if is_x else (v >> width) & pmask
+            for h, rm, u, ob, ad in step.trans:
+                if not key & rm:
+                    continue
+                nk = ((key - u) | ob) + ad
+                if req:
+                    if nk & req != req:
+                        continue
+                    nk ^= req
+                if lim and (nk & capmask != guards if lim < 0 else (lim - (nk & capmask)) & guards != guards):
+                    continue
+                val = v + (src << dest[h])
+                for sh, fm, table in wclose:
+                    val *= table[(nk & fm) >> sh]
+                    nk &= ~fm
+                nd[nk] = get(nk, 0) + val
+        cur = nd
+        k += 1
+    out: dict[int, int] = {}
+    drop = (1 + px) * width
+    for key, v in cur.items():
+        for c in ys:
+            if fixed[c] >= 0:
+                v += ((v >> width) & pmask) << ((1 + px + lay.pos[c][fixed[c]] * px) * width)
+        pairs = v >> drop
+        if pairs:
+            out[key] = pairs
+    return out
+
+
+def _pinned_results(
+    total: int,
+    steps: list[Any],
+    layers: list[dict[int, int]],
+    ntag: int,
+    const: int,
+    guards: int,
+    n: int,
+    nh: int,
+    fixed: list[int],
+    lay: _Layout,
+    width: int,
+    need: Collection[int] | None,
+    expect: int | None,
+) -> dict[tuple[int, int], dict[tuple[int, int], CountResult]]:
+    """The backward pass of a pinned run and the unpacking of its per-pin counts.
+
+    A step none of whose cards is in ``need`` only passes the completions on: its marginals,
+    the products of the wide per-pin forward counts, are not formed.  The fields are laid out
+    by :class:`_Layout`.
+    """
+    xs, ys = lay.xs, lay.ys
+    nf = lay.px * lay.py
+    words = width // 64
+    wanted = None if need is None else set(need)
+
+    def unpack(v: int) -> list[int]:
+        raw = array("Q")
+        raw.frombytes(v.to_bytes(nf * words * 8, "little"))
+        if sys.byteorder == "big":
+            raw.byteswap()
+        got = raw.tolist()
+        if words == 1:
+            return got
+        return [sum(got[f * words + w] << (64 * w) for w in range(words)) for f in range(nf)]
+
+    totals = unpack(total)
+    if expect is not None and sum(totals) != expect * len(xs) * len(ys):
+        raise AssertionError("the pins' counts do not add up to the whole count it was given")
+    # rows[c][h]: the unpacked per-pin counts of card c at holder h (only for the cards read).
+    rows: dict[int, list[list[int] | None]] = {}
+    bnext: dict[int, int] = {guards: const}
+    for i in range(len(steps) - 1, ntag - 1, -1):
+        step = steps[i]
+        cards = [step.card] if isinstance(step, _CardStep) else step.cards
+        if wanted is not None and wanted.isdisjoint(cards):
+            bnext = _completions(layers[i], step, bnext, guards)
+            continue
+        if isinstance(step, _CardStep):
+            bnext, acc = _card_backward(layers[i], step.trans, step.req, step.wclose, bnext)
+            row: list[list[int] | None] = [None] * nh
+            for (h, *_rest), v in zip(step.trans, acc, strict=True):
+                row[h] = unpack(v)
+            rows[step.card] = row
+        else:
+            if isinstance(step, _GroupStep):
+                bnext, acc = _group_backward(layers[i], step.comps, bnext)
+                per_h = [
+                    sum(w * k[hi] for w, (_pk, _mult, k) in zip(acc, step.comps, strict=True) if w)
+                    for hi in range(len(step.holders))
+                ]
+            else:
+                bnext, per_h = _final_backward(layers[i], step, bnext.get(guards, 0), guards)
+            row = [None] * nh
+            for hi, h in enumerate(step.holders):
+                row[h] = [x // len(step.cards) for x in unpack(per_h[hi])]
+            for c in step.cards:
+                rows[c] = row
+    zero = [0] * nh
+    out: dict[tuple[int, int], dict[tuple[int, int], CountResult]] = {}
+    for y in ys:
+        for x in xs:
+            pins: dict[tuple[int, int], CountResult] = {}
+            for b in lay.hold[y]:
+                for a in lay.hold[x]:
+                    f = lay.field(x, a, y, b)
+                    t = totals[f]
+                    if not t:
+                        continue
+                    marg = [zero] * n
+                    for c, row in rows.items():
+                        marg[c] = [0 if r is None else r[f] for r in row]
+                    for c in range(n):
+                        if fixed[c] >= 0:
+                            marg[c] = [0] * nh
+                            marg[c][fixed[c]] = t
+                    marg[x] = [0] * nh
+                    marg[x][a] = t
+                    marg[y] = [0] * nh
+                    marg[y][b] = t
+                    pins[(a, b)] = CountResult(t, marg)
+            out[(x, y)] = pins
+    return out
+
+
+def _completions(fwd: dict[int, int], step: Any, bnext: dict[int, int], guards: int) -> dict[int, int]:
+    """Completions from each state of ``fwd`` before ``step`` (a backward step without marginals)."""
+    bcur: dict[int, int] = {}
+    get = bnext.get
+    if isinstance(step, _CardStep):
+        trans, req, wclose = step.trans, step.req, step.wclose
+        for key in fwd:
+            s = 0
+            for _h, rm, u, ob, ad in trans:
+                if key & rm:
+                    nk = ((key - u) | ob) + ad
+                    if req:
+                        if nk & req != req:
+                            continue
+                        nk ^= req
+                    wgt = 1
+                    for sh, fm, table in wclose:
+                        wgt *= table[(nk & fm) >> sh]
+                        nk &= ~fm
+                    bv = get(nk)
+                    if bv:
+                        s += bv * wgt
+            if s:
+                bcur[key] = s
+    elif isinstance(step, _GroupStep):
+        for key in fwd:
+            s = 0
+            for pk, mult, _k in step.comps:
+                bv = get(key - pk)
+                if bv:
+                    s += bv * mult
+            if s:
+                bcur[key] = s
+    else:
+        end = get(guards, 0)
+        for key in fwd:
+            mult = _forced_spread(key - guards, len(step.cards), step.shifts, step.outside, step.fmask)
+            if mult:
+                bcur[key] = mult * end
+    return bcur
 
 
 Trans = tuple[int, int, int, int, int]  # holder, its capacity bits, its unit, clause bits set, counter increments

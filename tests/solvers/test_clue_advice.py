@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from test_clue_solver import _all_deals, _likelihood
 
+import solvers.clue.advice as advice_mod
 from solvers.clue import solve
 from solvers.clue.advice import compute_advice
 from solvers.clue.model import build_problem
@@ -98,6 +99,70 @@ def test_every_rumor_figure_equals_brute_force(refuter: bool) -> None:
             assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
             checked += 1
     assert checked >= 8 * 27
+
+
+WAYS = [(1, 1, 1, 1), (1, 1, 3, 8), (1, 1, 2, 2), (1, 10**9, 1, 8), (10**9, 10**9, 1, 8)]
+
+
+@pytest.mark.parametrize(("shared_from", "block_from", "block_xs", "block_ys"), WAYS)
+def test_every_way_of_counting_pins_equals_brute_force(
+    shared_from: int, block_from: int, block_xs: int, block_ys: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pins by block runs (of several sizes), by one run per pair, or one by one."""
+    monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
+    monkeypatch.setattr(advice_mod, "BLOCK_PAIRS", block_from)
+    monkeypatch.setattr(advice_mod, "BLOCK_XS", block_xs)
+    monkeypatch.setattr(advice_mod, "BLOCK_YS", block_ys)
+    blocks = []
+    real = advice_mod.count_pinned_blocks
+
+    def counted(*args: Any) -> Any:
+        blocks.append((args[4], args[5]))
+        return real(*args)
+
+    monkeypatch.setattr(advice_mod, "count_pinned_blocks", counted)
+    for refuter in (False, True):
+        for game in _small_games(11 + refuter, 4):
+            sol = solve(game.config, game.log, refuter_model=refuter, advice=True)
+            assert sol.advice is not None
+            for rec in sol.advice["all"]:
+                rumor = (rec["suspect"], rec["weapon"], rec["location"])
+                want = brute_figures(game.config, game.log, rumor, refuter)
+                for key in ("bits", "deal_bits"):
+                    assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
+                assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
+    assert bool(blocks) == (block_from == 1)
+    assert all(len(xs) <= block_xs and len(ys) <= block_ys for xs, ys in blocks)
+
+
+def test_shared_pins_give_the_same_advice_on_a_full_deck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a 6-player Red Keep game both ways give the very same figures (too big for brute force)."""
+    game = random_game(random.Random(21), RED_KEEP, 6, 7)
+    problem = build_problem(game.config, game.log)
+    reach = RED_KEEP["locations"][:3]
+    monkeypatch.setattr(advice_mod, "SHARED_PINS", 10**9)
+    alone = compute_advice(problem, locations=reach)
+    for shared_from, block_from, block_xs, block_ys in WAYS[:-1]:
+        monkeypatch.setattr(advice_mod, "SHARED_PINS", shared_from)
+        monkeypatch.setattr(advice_mod, "BLOCK_PAIRS", block_from)
+        monkeypatch.setattr(advice_mod, "BLOCK_XS", block_xs)
+        monkeypatch.setattr(advice_mod, "BLOCK_YS", block_ys)
+        assert compute_advice(problem, locations=reach) == alone
+
+
+@pytest.mark.parametrize("refuter", [False, True])
+def test_envelope_triples_from_the_pinned_runs_equal_a_count_per_pair(refuter: bool) -> None:
+    """The accuse-now counts read from the rumor pairs' runs are the per-pair counts, exactly."""
+    rng = random.Random(31 + refuter)
+    for _ in range(5):
+        nplayers = rng.randint(3, 6)
+        game = random_game(rng, RED_KEEP, nplayers, rng.randint(0, 20), me=rng.randrange(nplayers))
+        problem = build_problem(game.config, game.log)
+        for pinned in ((0, 1), (0, 2), (1, 2)):
+            joints = advice_mod.RumorJoints(problem, refuter_model=refuter)
+            joints.pinned = pinned
+            shared = advice_mod.envelope_triples(problem, refuter_model=refuter, joints=joints)
+            assert shared == advice_mod.envelope_triples(problem, refuter_model=refuter)
 
 
 def test_the_best_rumor_per_location_is_the_maximum_of_all() -> None:
