@@ -111,3 +111,41 @@ async def test_mascarade_undo_takes_back_a_swap_and_the_bots_after_it():
         await beliefs_are_fresh()
         text = " ".join(desc for _k, desc, _now in binding_rows(screen))
         assert "never past the last moment you saw something hidden" in text
+
+
+@run_async(timeout=120)
+async def test_mascarade_refused_undo_leaves_a_dialog_put_off_for_later():
+    """Claim dialog put off with Later, then z refused (your last action was a look): the dialog stays
+    closed, as Later asked; before, the refused undo opened it again over the notice."""
+    from tui_helpers import first_table
+
+    from engine.mascarade import MascaradeConfig
+    from solvers.bots import make_bot
+    from solvers.table import HUMAN, Table
+    from tui.mascarade.play import PlayScreen
+
+    def make(seed: int) -> Table:
+        return Table("mascarade", MascaradeConfig(players=4), seed, [HUMAN, "honest", "honest", "honest"])
+
+    def want(v: dict) -> bool:
+        mine = [e for e in v["events"] if e.get("seat") == 0 and e["t"] not in ("turn", "setup")]
+        return (v["to_act"] == 0 and (v["pending"] or {}).get("kind") == "claim"
+                and bool(mine) and mine[-1]["t"] == "look")
+
+    table = first_table(make, want, lambda: make_bot("mascarade", "honest", 0, 99).choose)
+    assert table.undo_target(0) is None
+    app = UnmaskApp(table=table, session_id="undo-mascarade-later", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, PlayScreen), "the claim dialog opened by itself"
+        await pilot.press("escape")  # Later
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        await pilot.press("z")
+        await pilot.pause(0.1)
+        assert app.screen is screen, "a refused undo leaves the dialog closed"
+        n = len(table.log)
+        await pilot.press("c")  # the claim is still ours to make, by its key
+        await pilot.pause()
+        assert table.log[n] == [0, ["claim"]]

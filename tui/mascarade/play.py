@@ -317,9 +317,9 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if self.table.undo(self.seat):
             self._undos += 1  # beliefs of the taken-back moves are not shown, nor accepted late
             self.probs, self._probs_at = None, None
-        else:
+            self._asked = None  # the decision taken back is asked again
+        else:  # nothing changed: a dialog put off with Later stays closed
             self.notify(self.table.why_no_undo(self.seat), title="Undo")
-        self._asked = None
         self._save()
         self.sync()
 
