@@ -119,3 +119,19 @@ async def test_mascarade_keys_and_illegal_attempts():
         await pilot.pause()
         assert table.log[n] == [0, ["swap", 1, True]]
         assert load_session("keys").log == table.to_session().log
+
+
+@run_async
+async def test_mascarade_claim_dialog_answers_to_the_prompts_keys():
+    """The prompt under the claim dialog says "Claim it too (c) or pass (p)?": those keys answer the
+    dialog itself (before, they did nothing while it was open)."""
+    for key, kind in (("p", "pass"), ("c", "claim")):
+        table = at(claim_asked)()
+        app = UnmaskApp(table=table, session_id="claim-keys", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, PickDialog) and app.screen.kind == "claim"
+            n = len(table.log)
+            await pilot.press(key)
+            await pilot.pause()
+            assert table.log[n] == [0, [kind]]
