@@ -135,3 +135,21 @@ async def test_mascarade_claim_dialog_answers_to_the_prompts_keys():
             await pilot.press(key)
             await pilot.pause()
             assert table.log[n] == [0, [kind]]
+
+
+@run_async
+async def test_mascarade_end_screen_sentence_starts_with_a_capital():
+    """"You win — reached 13 coins." (it read "you win — …" when you won, and "nobody wins — …")."""
+    from textual.widgets import Static
+
+    table = at(lambda v: v["over"])()
+    view = table.view(0)
+    for winners, start in (([0], "You win — "), ([], "Nobody wins — "), ([1], "Ada wins — ")):
+        v = {**view, "result": {**view["result"], "winners": winners}}
+        app = UnmaskApp(table=table, session_id="end-capital", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            app.push_screen(EndScreen(v, list(view["final_cards"])))
+            await pilot.pause()
+            text = str(app.screen.query_one("#mq-end-reason", Static).render())
+            assert text.startswith(start), text
