@@ -182,3 +182,22 @@ async def test_mascarade_table_after_the_end_shows_the_cards_face_up():
             drawn = str(screen.query_one("#mq-table", Static).render())
             for card in cards:
                 assert f"{m.mask_name(view, card)} 100%" in drawn
+
+
+@run_async
+async def test_mascarade_end_screen_new_game_sets_up_mascarade():
+    """New game on Mascarade's end screen (key n, or its button) opens Mascarade's setup, not Clue's."""
+    from tui.screens.home import SetupScreen
+
+    for how in ("key", "tap"):
+        table = at(lambda v: v["over"])()
+        app = UnmaskApp(table=table, session_id="end-new", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, EndScreen)
+            if how == "key":
+                await pilot.press("n")
+            else:
+                await pilot.click("#end-new")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, SetupScreen) and app.screen.game == "mascarade"
