@@ -113,9 +113,14 @@ def result_of(tr: Tracker, advice: bool = True) -> dict:
         missing = [m for k, m in enumerate(b.ids) if not poss[p, k]]
         if missing:
             never[names[p]] = missing
+    coins, court = list(tr.coins), tr.court
+    for p in tr.fines_due:  # the last challenge's fines, owed now (the tracker pays them at the next turn)
+        k = min(1, coins[p])
+        coins[p] -= k
+        court += k
     out = {"status": "ok", "exact": b.exact, "error_bound": b.error_bound(), "layouts": b.size(),
            "unseen": b.unseen(), "probabilities": probs, "certain": {"at": at, "not": never},
-           "table": {"coins": dict(zip(tr.names, tr.coins, strict=True)), "court": tr.court,
+           "table": {"coins": dict(zip(tr.names, coins, strict=True)), "court": court,
                      "order": [tr.names[i] for i in tr.order], "coins_unsure": list(tr.coins_unsure)}}
     if advice:
         out["advice"] = _advice(tr)
