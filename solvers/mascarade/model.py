@@ -165,6 +165,10 @@ class Tracker:
         self.pending: dict | None = None
         self.turn_by: int | None = None
         self.turns = 0
+        # Turns played, counted by their one action (a swap-or-pretend, a look, an announcement): the
+        # first ``opening_turns`` of them are swap-or-pretend only, "turn" entries or not.
+        self.turn_actions = 0
+        self._last_spy: int | None = None  # the Spy of the entry just before (its swap is no turn)
         self.claims = np.zeros((n, 2), dtype=np.int64)  # revealed announcements and claims: [true, false]
         self.asked = np.zeros(n, dtype=np.int64)  # answers (claim or pass) to someone else's announcement
         self.false_claims = np.zeros(n, dtype=np.int64)  # "me too" claims revealed false
@@ -208,6 +212,9 @@ class Tracker:
         if not isinstance(e, dict) or e.get("t") not in ENTRY_TYPES:
             _fail(f"Entry {i}: expected an object whose \"t\" is one of: {', '.join(ENTRY_TYPES)}.")
         getattr(self, "_e_" + e["t"])(e, i)
+        if e["t"] in ("look", "announce"):
+            self.turn_actions += 1
+        self._last_spy = self._place(e, "by", i, True) if e["t"] == "spy" else None
         self.entries += 1
 
     # ------------------------------------------------------------------ coins
@@ -311,6 +318,8 @@ class Tracker:
             a, b = self._place(e, "a", i), self._place(e, "b", i)
         if a == b:
             _fail(f"Entry {i}: a swap needs two different places.")
+        if by in (a, b) and self._last_spy != by:  # a turn's swap (not the Fool's, not the Spy's)
+            self.turn_actions += 1
         sw = e.get("swapped")
         if by == self.me:
             if not isinstance(sw, bool):

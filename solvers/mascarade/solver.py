@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.mascarade.data_files import load_rules
 from solvers.mascarade.advice import announce_ev, best_turn, counter_ev, situation_of
 from solvers.mascarade.belief import Contradiction
 from solvers.mascarade.model import Setup, SolverInputError, Tracker, parse_config, run_log
@@ -62,7 +63,8 @@ def _advice(tr: Tracker) -> dict:
         out["counter_claim"][m] = {names[j]: counter_ev(sit, j, m)["claim"] for j in range(len(tr.names))
                                    if j != tr.me}
     legal: list[tuple] = [("swap", t, sw) for t in range(len(names)) if t != tr.me for sw in (True, False)]
-    legal += [("look",)] + [("announce", m) for m in tr.masks]
+    if tr.turn_actions >= load_rules().opening_turns:  # the first turns are swap-or-pretend only
+        legal += [("look",)] + [("announce", m) for m in tr.masks]
     action, _ = best_turn(sit, legal)
     best: dict[str, Any] = {"action": action[0]}
     if action[0] == "announce":
@@ -111,9 +113,14 @@ def result_of(tr: Tracker, advice: bool = True) -> dict:
         missing = [m for k, m in enumerate(b.ids) if not poss[p, k]]
         if missing:
             never[names[p]] = missing
+    coins, court = list(tr.coins), tr.court
+    for p in tr.fines_due:  # the last challenge's fines, owed now (the tracker pays them at the next turn)
+        k = min(1, coins[p])
+        coins[p] -= k
+        court += k
     out = {"status": "ok", "exact": b.exact, "error_bound": b.error_bound(), "layouts": b.size(),
            "unseen": b.unseen(), "probabilities": probs, "certain": {"at": at, "not": never},
-           "table": {"coins": dict(zip(tr.names, tr.coins, strict=True)), "court": tr.court,
+           "table": {"coins": dict(zip(tr.names, coins, strict=True)), "court": court,
                      "order": [tr.names[i] for i in tr.order], "coins_unsure": list(tr.coins_unsure)}}
     if advice:
         out["advice"] = _advice(tr)

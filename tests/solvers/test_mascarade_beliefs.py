@@ -480,3 +480,24 @@ def test_the_converter_gives_the_bots_and_people_the_same_answer():
         assert a["probabilities"] == b["probabilities"] and a["certain"] == b["certain"]
         for p, mask in enumerate(s.cards):
             assert a["probabilities"][w.tracker.places[p]][mask] > 0
+
+
+def test_advice_keeps_to_swaps_in_the_first_four_turns():
+    """The first four turns are swap-or-pretend only: the best turn the advice names is a swap until
+    four turns have been played (a Spy's or Fool's swap is no turn); before, it said "announce the
+    Trickster" on turn 1 (found in the assistant at 80x24)."""
+    cfg = {"players": ["Ann", "Bob", "Cy", "Dee", "Eve"], "me": "Ann",
+           "opening": ["trickster", "empress", "king", "sorceress", "cheater", "judge"]}
+    assert solve(cfg, [])["advice"]["best"]["action"] == "swap"
+    log = [{"t": "swap", "by": "Bob", "with": "Cy"}, {"t": "swap", "by": "Cy", "with": "Dee"},
+           {"t": "swap", "by": "Dee", "with": "Eve"}]
+    assert solve(cfg, log)["advice"]["best"]["action"] == "swap", "turn 4 is still swap-only"
+    log.append({"t": "swap", "by": "Eve", "with": "Bob"})
+    assert solve(cfg, log)["advice"]["best"] == {"action": "announce", "mask": "trickster"}
+    tr = Tracker(parse_config(cfg))
+    for i, e in enumerate([{"t": "turn", "by": "Bob"}, {"t": "announce", "by": "Bob", "mask": "king"},
+                           {"t": "uncontested", "by": "Bob", "mask": "king"},
+                           {"t": "spy", "by": "Cy", "target": "Dee"}, {"t": "swap", "by": "Cy", "with": "Dee"},
+                           {"t": "swap", "by": "Eve", "a": "Bob", "b": "Cy"}]):
+        tr.add(e, i)
+    assert tr.turn_actions == 1, "an announcement is a turn; the Spy's swap and a Fool's swap are not"

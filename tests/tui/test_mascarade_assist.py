@@ -190,10 +190,8 @@ async def test_mascarade_whole_game_by_mouse():
         await pick(pilot, "mx-rev-3", "judge")
         await save_dialog(pilot)
         assert screen.entries == EXAMPLE["log"]
-        # Both were wrong: a coin each to the court.
+        # Both were wrong: a coin each to the court, already counted (the Coins dialog starts from it).
         await open_kind(pilot, "coins")
-        for sel in ("#mx-coin-less-2", "#mx-coin-less-3", "#mx-coin-more-4", "#mx-coin-more-4"):
-            await tap(pilot, sel)
         await save_dialog(pilot)
         assert screen.entries[-1] == {"t": "coins", "coins": {"Ann": 6, "Bob": 6, "Cy": 5, "Dee": 5}, "court": 2}
 
@@ -352,9 +350,10 @@ async def test_mascarade_more_kinds_by_taps():
         await pick(pilot, "mx-rev-1", "king")  # I gave Bob the King with my swap
         await pick(pilot, "mx-rev-0", "thief")
         await save_dialog(pilot)
-        assert screen.entries[-4:] == [{"t": "pass", "by": "Cy"}, {"t": "pass", "by": "Dee"},
+        assert screen.entries[-5:] == [{"t": "pass", "by": "Cy"}, {"t": "pass", "by": "Dee"},
                                        {"t": "claim", "by": "Ann"},
-                                       {"t": "reveal", "cards": {"Bob": "king", "Ann": "thief"}}]
+                                       {"t": "reveal", "cards": {"Bob": "king", "Ann": "thief"}},
+                                       {"t": "power", "by": "Bob", "mask": "king"}]  # the true King's power
         assert screen.state == "ok"
         # the other kinds, picked in the dialog's own row of kinds
         for kind, taps, want in (
@@ -375,3 +374,19 @@ async def test_mascarade_more_kinds_by_taps():
             assert screen.entries[-1] == want, kind
         assert screen.state == "ok", screen.problem
         assert solve(screen.config, screen.entries)["status"] == "ok"
+
+
+def test_a_challenge_pays_the_true_holder_and_fines_the_others_at_once():
+    """Found at 80x24: Eve announces the King, Bob claims too, the reveal shows Bob the King and Eve
+    the Cheater. The coins follow at once, as in the game: Bob +2, Eve pays 1 to the courthouse.
+    Before, the grid kept everyone at 6 and the courthouse at 0 (the true holder's power was never
+    entered, and the fine waited for a later turn)."""
+    config = {"players": ["Ann", "Bob", "Cy", "Dee", "Eve"], "me": "Ann",
+              "opening": ["trickster", "empress", "king", "sorceress", "cheater", "judge"]}
+    log = [{"t": "swap", "by": "Ann", "with": "Bob", "swapped": True}, {"t": "swap", "by": "Bob", "with": "Cy"},
+           {"t": "swap", "by": "Cy", "with": "T1"}, {"t": "swap", "by": "Dee", "with": "T1"},
+           {"t": "announce", "by": "Eve", "mask": "king"}]
+    answers = mm.answer_entries(config, "Eve", "king", ["Bob"], {"Eve": "cheater", "Bob": "king"})
+    assert answers[-1] == {"t": "power", "by": "Bob", "mask": "king"}
+    table = solve(config, log + answers, advice=False)["table"]
+    assert table["coins"] == {"Ann": 6, "Bob": 8, "Cy": 6, "Dee": 6, "Eve": 5} and table["court"] == 1

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from tui_helpers import first_table, option_index, record_notes, run_async, snapshot_test
+from tui_helpers import first_table, option_index, play_until, record_notes, run_async, snapshot_test
 
 from engine.mascarade import MascaradeConfig
 from solvers.bots import make_bot
 from solvers.table import Table
 from tui.app import UnmaskApp
+from tui.mascarade import model as m
 from tui.mascarade.dialogs import PickDialog
 from tui.mascarade.end import EndScreen
 from tui.mascarade.play import PlayScreen
@@ -119,3 +120,84 @@ async def test_mascarade_keys_and_illegal_attempts():
         await pilot.pause()
         assert table.log[n] == [0, ["swap", 1, True]]
         assert load_session("keys").log == table.to_session().log
+
+
+@run_async
+async def test_mascarade_claim_dialog_answers_to_the_prompts_keys():
+    """The prompt under the claim dialog says "Claim it too (c) or pass (p)?": those keys answer the
+    dialog itself (before, they did nothing while it was open)."""
+    for key, kind in (("p", "pass"), ("c", "claim")):
+        table = at(claim_asked)()
+        app = UnmaskApp(table=table, session_id="claim-keys", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, PickDialog) and app.screen.kind == "claim"
+            n = len(table.log)
+            await pilot.press(key)
+            await pilot.pause()
+            assert table.log[n] == [0, [kind]]
+
+
+@run_async
+async def test_mascarade_end_screen_sentence_starts_with_a_capital():
+    """"You win — reached 13 coins." (it read "you win — …" when you won, and "nobody wins — …")."""
+    from textual.widgets import Static
+
+    table = at(lambda v: v["over"])()
+    view = table.view(0)
+    for winners, start in (([0], "You win — "), ([], "Nobody wins — "), ([1], "Ada wins — ")):
+        v = {**view, "result": {**view["result"], "winners": winners}}
+        app = UnmaskApp(table=table, session_id="end-capital", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            app.push_screen(EndScreen(v, list(view["final_cards"])))
+            await pilot.pause()
+            text = str(app.screen.query_one("#mq-end-reason", Static).render())
+            assert text.startswith(start), text
+
+
+@run_async
+async def test_mascarade_table_after_the_end_shows_the_cards_face_up():
+    """Back on the table after the end (Table & log), each place shows its true card at 100%, as the
+    end screen does; before, the last beliefs stayed (e.g. "Cheater 50%" on a Trickster)."""
+    from textual.widgets import Static
+
+    table = new_table(3)  # its end leaves some cards unsure from seat 0's own observations
+    assert play_until(table, lambda v: v["over"], make_bot("mascarade", "honest", 0, 99).choose)
+    cards = table.view(0)["final_cards"]
+    for size in ((80, 24), (120, 40)):
+        app = UnmaskApp(table=table, session_id="end-table", bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("b")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            view = screen.view
+            for row in m.place_rows(view, screen.probs):
+                assert row.belief == f"{m.mask_name(view, cards[row.place])} 100%" and row.sure
+            drawn = str(screen.query_one("#mq-table", Static).render())
+            for card in cards:
+                assert f"{m.mask_name(view, card)} 100%" in drawn
+
+
+@run_async
+async def test_mascarade_end_screen_new_game_sets_up_mascarade():
+    """New game on Mascarade's end screen (key n, or its button) opens Mascarade's setup, not Clue's."""
+    from tui.screens.home import SetupScreen
+
+    for how in ("key", "tap"):
+        table = at(lambda v: v["over"])()
+        app = UnmaskApp(table=table, session_id="end-new", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, EndScreen)
+            if how == "key":
+                await pilot.press("n")
+            else:
+                await pilot.click("#end-new")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, SetupScreen) and app.screen.game == "mascarade"

@@ -480,7 +480,7 @@ class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
             if cards is None:
                 return None, "Tap the card each claimant revealed (" + ", ".join(who) + ")."
             passes = [{"t": "pass", "by": p} for p in mm.answer_order(self.config, by) if p not in already]
-            return [*passes, {"t": "reveal", "cards": cards}], ""
+            return [*passes, {"t": "reveal", "cards": cards}, *mm.power_entries(self.config, by, mask, cards)], ""
         return head + mm.answer_entries(self.config, by, mask, [], {}, already), ""
 
     def _update(self) -> None:

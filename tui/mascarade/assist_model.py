@@ -311,9 +311,18 @@ def answer_entries(config: Mapping[str, Any], announcer: str, mask: str, claiman
     if claimants:
         out.append({"t": "reveal", "cards": {p: reveal[p] for p in [announcer, *answer_order(config, announcer)]
                                              if p in reveal}})
+        out += power_entries(config, announcer, mask, reveal)
     else:
         out.append({"t": "uncontested", "by": announcer, "mask": mask})
     return out
+
+
+def power_entries(config: Mapping[str, Any], announcer: str, mask: str,
+                  reveal: Mapping[str, str]) -> list[dict[str, Any]]:
+    """After a challenge every claimant who truly holds the mask uses its power (announcer first, then
+    clockwise), as "nobody contested" does for the announcer: so the coins follow (a King gains 2)."""
+    return [{"t": "power", "by": p, "mask": mask} for p in [announcer, *answer_order(config, announcer)]
+            if reveal.get(p) == mask]
 
 
 def current_coins(result: Mapping[str, Any] | None, config: Mapping[str, Any]) -> tuple[dict[str, int], int]:

@@ -62,6 +62,16 @@ class PickDialog(ModalScreen[Any]):
             self.dismiss(None)
 
 
+class ClaimDialog(PickDialog):
+    """Claim or pass: the keys the prompt below names (c, p) answer here too, as the buttons do."""
+
+    BINDINGS = [Binding("c", "answer('claim')", "Claim", show=False),
+                Binding("p", "answer('pass')", "Pass", show=False)]
+
+    def action_answer(self, kind: str) -> None:
+        self.dismiss((kind,))
+
+
 def _legal(view: dict, kind: str) -> list[tuple]:
     return [tuple(a) for a in view["legal"] if a[0] == kind]
 
@@ -90,8 +100,8 @@ def claim_dialog(view: dict) -> PickDialog:
     mk = mask_name(view, ann.get("mask"))
     text = (f"{who} says: “I am the {mk}!” Claim it too and every claimant shows their card: "
             "the true holders use the power, the others pay 1 coin to the courthouse.")
-    return PickDialog("claim", f"{who} announces the {mk}", text,
-                      [(f"Claim: I am the {mk}", ("claim",)), ("Pass", ("pass",))], columns=2)
+    return ClaimDialog("claim", f"{who} announces the {mk}", text,
+                       [(f"Claim: I am the {mk} (c)", ("claim",)), ("Pass (p)", ("pass",))], columns=2)
 
 
 def choice_dialog(view: dict) -> PickDialog:

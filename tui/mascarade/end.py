@@ -47,12 +47,17 @@ class EndScreen(GameEndScreen):
             name = place_label(v, p)
             grid.add_row(Text(name, style=style), coins, mask_name(v, self.cards[p]), Text(mark, style=style))
         reason = REASONS.get(res["reason"], res["reason"])
+        who = winners_text(v, winners)  # "you win", "nobody wins": it starts the sentence here
         with Vertical(id="mq-end-box"):
             yield Static(headline, id="mq-end-title", markup=False)  # names are text, never markup
-            yield Static(f"{winners_text(v, winners)} — {reason}. {res['turns']} turns; "
+            yield Static(f"{who[:1].upper()}{who[1:]} — {reason}. {res['turns']} turns; "
                          f"{res['court']} coin(s) left in the courthouse.", id="mq-end-reason", markup=False)
             with VerticalScroll(id="mq-end-scroll"):
                 yield Static(grid, id="mq-end-cards")
             with Horizontal(classes="dialog-buttons"):
                 yield from self.end_buttons("Table (b)")
         yield Footer()
+
+    def action_new_game(self) -> None:
+        """New game leads to a new Mascarade game's setup (the shared default is Clue's)."""
+        self.app.action_new_game("mascarade")  # type: ignore[attr-defined]

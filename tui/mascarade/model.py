@@ -54,7 +54,13 @@ class PlaceRow:
 
 
 def top_belief(view: dict, probs: list | None, place: int) -> tuple[str, float] | None:
-    """The most likely mask at ``place`` (from the solver's probabilities, else the view's known card)."""
+    """The most likely mask at ``place`` (from the solver's probabilities, else the view's known card).
+
+    Once the game is over every card is face up (``final_cards``): that card, surely.
+    """
+    final = view.get("final_cards")
+    if final:
+        return mask_name(view, final[place]), 1.0
     if probs and place < len(probs) and probs[place]:
         dist = probs[place]
         best = max(dist, key=lambda m: (dist[m], -list(dist).index(m)))
@@ -67,7 +73,7 @@ def top_belief(view: dict, probs: list | None, place: int) -> tuple[str, float] 
 
 def top_beliefs(view: dict, probs: list | None, place: int, k: int) -> str:
     """The ``k`` most likely masks at ``place`` with their chances, e.g. "King 62% · Judge 38%"."""
-    if not probs or place >= len(probs) or not probs[place]:
+    if view.get("final_cards") or not probs or place >= len(probs) or not probs[place]:
         top = top_belief(view, None, place)
         return f"{top[0]} {round(top[1] * 100)}%" if top else "?"
     dist = probs[place]

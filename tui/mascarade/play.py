@@ -1,6 +1,6 @@
 """The Mascarade play screen: one human seat at a :class:`solvers.table.Table`, the other seats bots.
 
-The screen reads only its seat's view and acts only through ``table.submit``. What you believe
+The screen reads only its seat's view and acts only through ``table.submit`` / ``table.undo``. What you believe
 lies under each card comes from ``solvers.mascarade.solve`` fed with your own events (run in a
 thread worker). Bots move one action per ``app.bot_delay`` seconds on a timer (all at once
 when the delay is 0). After every change the session is saved.
@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Static
 
 from engine.core import IllegalAction
 from tui.mascarade import model as m
-from tui.widgets.botloop import BotLoop
+from tui.widgets.botloop import UNDO_HELP, BotLoop
 from tui.widgets.choices import Btn
 from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
@@ -41,6 +41,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         *[Binding(key, f"act('{kind}')", desc, tooltip=full, id=f"mq-{kind}") for kind, key, desc, full in m.ACTIONS],
         # The same keys when the rules do not allow the action now: say why instead of doing nothing.
         *[Binding(key, f"illegal('{kind}')", desc, tooltip=full, show=False) for kind, key, desc, full in m.ACTIONS],
+        Binding("z", "undo", "Undo", tooltip=UNDO_HELP, id="mq-undo"),
         Binding("f", "results", "Results", id="mq-results"),
         Binding("escape", "app.home", "Home", id="mq-home"),
     ]
@@ -63,7 +64,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         self.session_id = session_id
         self.view: dict = table.view(seat)
         self.probs: list | None = None  # the solver's probabilities per place (mask -> chance)
-        self._probs_at = -1  # the event count they were computed for
+        self._probs_at: tuple[int, int] | None = None  # (undos, event count) they were computed for
+        self._undos = 0  # how many undos so far: after one, an event count may name another position
         self._timer: Timer | None = None
         self._log_n = 0
         self._asked: tuple | None = None
@@ -84,6 +86,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         with Horizontal(id="mq-actions"):
             for kind, key, label, full in m.ACTIONS:
                 yield Btn(f"{label} ({key})", id=f"act-{kind}", classes="mq-act", tooltip=full)
+            yield Btn("Undo (z)", id="act-undo", classes="mq-act", tooltip=UNDO_HELP)
             yield Btn("Results (f)", id="act-results", classes="mq-act", variant="primary")
         yield Footer()
 
@@ -123,14 +126,19 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
     # ----------------------------------------------------------------- beliefs
 
-    def _update_belief(self) -> None:
+    def _belief_point(self) -> tuple[int, int]:
+        """Which position beliefs belong to: the event count, and the undos before it (an undo and a
+        different move can reach the same count with other events)."""
         events = self.view["events"]
-        at = events[-1]["n"] + 1 if events else 0
+        return self._undos, events[-1]["n"] + 1 if events else 0
+
+    def _update_belief(self) -> None:
+        at = self._belief_point()
         if at != self._probs_at:
             self._solve(self.view, at)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mq-belief")
-    def _solve(self, view: dict, at: int) -> None:
+    def _solve(self, view: dict, at: tuple[int, int]) -> None:
         from solvers.mascarade import ObservationLog, solve
 
         try:
@@ -144,10 +152,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             probs = [res["probabilities"].get(name) for name in obs.places]
         self.app.call_from_thread(self._belief_ready, at, probs)
 
-    def _belief_ready(self, at: int, probs: list | None) -> None:
-        events = self.view["events"]
-        latest = events[-1]["n"] + 1 if events else 0
-        if at != latest or not self.is_mounted:
+    def _belief_ready(self, at: tuple[int, int], probs: list | None) -> None:
+        if at != self._belief_point() or not self.is_mounted:
             return  # an older answer: a newer one is on its way
         self._probs_at = at
         self.probs = probs
@@ -170,7 +176,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         from engine.mascarade import load_masks
 
         v = self.view
-        probs = self.probs if self._probs_at >= 0 else None
+        probs = self.probs if self._probs_at is not None else None
         wide = self.app.size.width >= 110
         name_w = 14 if wide else 10
         t = Text()
@@ -234,20 +240,28 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
     def _render_actions(self) -> None:
         kinds = self._available()
-        state = (frozenset(kinds), self.view["over"])
+        state = (frozenset(kinds), self.view["over"], self._can_undo())
         if state == self._actions_drawn:
             return
         self._actions_drawn = state
         for kind, *_ in m.ACTIONS:
             self.query_one(f"#act-{kind}", Button).display = kind in kinds
+        undo = self.query_one("#act-undo", Button)
+        undo.display = not self.view["over"]
+        undo.disabled = not self._can_undo()
         self.query_one("#act-results", Button).display = self.view["over"]
         self.refresh_bindings()
+
+    def _can_undo(self) -> bool:
+        return self.table.undo_target(self.seat) is not None
 
     # ----------------------------------------------------------------- acting
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "act":
             return parameters[0] in self._available()
+        if action == "undo":
+            return not self.view["over"]
         if action == "results":
             return bool(self.view["over"])
         return True
@@ -297,6 +311,18 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if action:
             self.submit(tuple(action))
 
+    def action_undo(self) -> None:
+        """Take back your last action and the bots' after it, or say why not (see ``Table.undo``)."""
+        self._stop_timer()
+        if self.table.undo(self.seat):
+            self._undos += 1  # beliefs of the taken-back moves are not shown, nor accepted late
+            self.probs, self._probs_at = None, None
+            self._asked = None  # the decision taken back is asked again
+        else:  # nothing changed: a dialog put off with Later stays closed
+            self.notify(self.table.why_no_undo(self.seat), title="Undo")
+        self._save()
+        self.sync()
+
     def action_results(self) -> None:
         from tui.mascarade.end import EndScreen
 
@@ -310,6 +336,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         bid = event.button.id or ""
         if bid == "act-results":
             self.action_results()
+        elif bid == "act-undo":
+            self.action_undo()
         elif bid.startswith("act-"):
             kind = bid.removeprefix("act-")
             if kind in self._available():
