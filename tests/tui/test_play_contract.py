@@ -18,6 +18,7 @@ from engine.registry import GAMES
 from solvers.bots import make_bot
 from solvers.table import Table
 from tui.app import UnmaskApp
+from tui.screens.home import SetupScreen
 from tui.screens.resume import ResumeScreen
 from tui.storage import load_session
 
@@ -127,6 +128,9 @@ async def test_the_last_move_shows_the_end_screen_and_is_saved(game):
         assert await wait_for(pilot, lambda: isinstance(app.screen, end_screen))
         await pilot.pause(0.1)  # let the end screen draw before the app closes
         assert table.is_over() and table.log == whole
+        await pilot.press("n")  # New game: the same game's setup (Masque's once led to Clue's)
+        assert await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        assert app.screen.game == game
     assert load_session("ending").log == whole
 
 

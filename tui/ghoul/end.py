@@ -71,6 +71,3 @@ class EndScreen(GameEndScreen):
 
     def on_mount(self) -> None:
         self.query_one("#gh-end-rows", Static).update(self._rows_table())
-
-    def action_new_game(self) -> None:
-        self.app.action_new_game("ghoul")  # type: ignore[attr-defined]

@@ -57,7 +57,3 @@ class EndScreen(GameEndScreen):
             with Horizontal(classes="dialog-buttons"):
                 yield from self.end_buttons("Table (b)")
         yield Footer()
-
-    def action_new_game(self) -> None:
-        """New game leads to a new Mascarade game's setup (the shared default is Clue's)."""
-        self.app.action_new_game("mascarade")  # type: ignore[attr-defined]

@@ -40,7 +40,8 @@ class GameEndScreen(Screen):
             yield Btn("Quit (q)", id="end-quit", variant="error")
 
     def action_new_game(self) -> None:
-        self.app.action_new_game()  # type: ignore[attr-defined]
+        """A new game of the same game: each game's end screen lives in its wing, ``tui.<game>.end``."""
+        self.app.action_new_game(type(self).__module__.split(".")[1])  # type: ignore[attr-defined]
 
     def action_home(self) -> None:
         self.app.action_home()  # type: ignore[attr-defined]
