@@ -162,3 +162,60 @@ async def test_midnight_is_played_out_on_the_board_slot_by_slot():
         killed = {s for row in v["midnight"] for group in row["killed"] for s in group}
         for s in killed - {0}:
             assert any(v["players"][s] in p and "takes" in p for p, _r in strikes), "who dies is said"
+
+
+async def burst(pilot, keys: list[str]) -> None:
+    """Send every key before the app handles any (a quick typist, a slow link)."""
+    from textual import events
+
+    driver = pilot.app._driver
+    for key in keys:
+        event = events.Key(key, "\r" if key == "enter" else key)
+        event.set_sender(pilot.app)
+        driver.send_message(event)
+    await pilot.pause()
+    await pilot.pause()
+
+
+@run_async(timeout=120)
+async def test_a_burst_of_enter_in_the_action_dialog_answers_once():
+    """Issue 11: Enter pressed several times with no pause in the action dialog picked the first option
+    once per press; each pick dismissed again, and a dialog's second dismissal popped the play screen
+    (Home, or a blank screen, or a crash). The dialog answers once and the game stays on screen."""
+    for presses in (2, 3, 6):
+        table = at(at_choose)()
+        mine = sum(1 for s, _a in table.log if s == 0)
+        app = UnmaskApp(table=table, session_id="burst", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            await pilot.press("a")
+            assert isinstance(app.screen, ActionDialog)
+            await burst(pilot, ["enter"] * presses)
+            await pilot.pause(0.1)
+            assert screen in app.screen_stack, f"{presses} Enters left the game"
+            assert app.screen is screen or isinstance(app.screen, ActionDialog)
+            assert sum(1 for s, _a in table.log if s == 0) == mine + 1, "one pick, one action"
+            if isinstance(app.screen, ActionDialog):  # the card's next step asks by itself
+                await pilot.press("escape")
+            assert app.screen is screen
+
+
+@run_async(timeout=120)
+async def test_a_double_tap_on_cancel_closes_only_the_dialog():
+    """Two quick taps on Cancel used to dismiss twice: the play screen went too."""
+    table = at(at_plan)()
+    app = UnmaskApp(table=table, session_id="tap2", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        for key, cancel in (("a", "#masque-act-cancel"), ("p", "#plan-cancel")):
+            await pilot.press(key)
+            dialog = app.screen
+            assert dialog is not screen
+            button = dialog.query_one(cancel)
+            button.press()
+            button.press()
+            await pilot.pause(0.1)
+            assert app.screen is screen, f"{cancel}: the game must stay on screen"

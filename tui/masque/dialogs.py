@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -21,7 +22,25 @@ from tui.widgets.choices import Btn, Choices
 PLAN_DIRS = ("ccw", "stay", "cw")
 
 
-class ActionDialog(ModalScreen[Any]):
+class OnceDialog(ModalScreen[Any]):
+    """A dialog that answers once.
+
+    A burst of Enter presses (or a double tap) queues several picks before the first is handled;
+    each would dismiss again, and Textual's ``dismiss`` pops whatever screen is on top, so the second
+    one popped the play screen (a blank screen, or Home). Only the first dismissal counts, and only
+    while this dialog is the screen on top.
+    """
+
+    _answered = False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self._answered or self.app.screen is not self:
+            return AwaitComplete.nothing()
+        self._answered = True
+        return super().dismiss(result)
+
+
+class ActionDialog(OnceDialog):
     """Every legal action of this decision as a tappable list; picking one answers the dialog."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="masque-act-close")]
@@ -63,7 +82,7 @@ class ActionDialog(ModalScreen[Any]):
             self.dismiss(None)
 
 
-class PlanDialog(ModalScreen[Any]):
+class PlanDialog(OnceDialog):
     """The six Movement tiles of your midnight plan; dismisses with the new plan (or None)."""
 
     BINDINGS = [
