@@ -219,3 +219,52 @@ async def test_a_double_tap_on_cancel_closes_only_the_dialog():
             button.press()
             await pilot.pause(0.1)
             assert app.screen is screen, f"{cancel}: the game must stay on screen"
+
+
+def _shown(widget) -> str:
+    """What a widget shows on screen, as one line of words."""
+    from textual.geometry import Region
+
+    lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return " ".join(" ".join(strip.text for strip in lines).split())
+
+
+@run_async(timeout=300)
+async def test_every_option_of_the_action_dialog_is_shown_whole_at_80x24():
+    """Issue 11: at 80x24 the action dialog cut the cards' texts with "…" (Discuss, Dance…). A player
+    chooses by that text, so every option of every decision in a whole game shows it whole."""
+    table = new_table(5)
+    app = UnmaskApp(table=table, session_id="whole", bot_delay=0)
+    seen = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        for _ in range(400):
+            await pilot.pause()
+            if table.is_over():
+                break
+            if isinstance(app.screen, PlanDialog):
+                await pilot.press("escape")
+                continue
+            if not isinstance(app.screen, ActionDialog):
+                if screen.view["to_act"] != 0:
+                    continue
+                if screen.view["phase"] == "plan":
+                    await pilot.press("y")
+                    continue
+                await pilot.press("a")
+                await pilot.pause()
+                assert isinstance(app.screen, ActionDialog)
+            dialog = app.screen
+            options = dialog.options()
+            buttons = list(dialog.query("Choice"))
+            assert len(buttons) == len(options)
+            for (label, _action), button in zip(options, buttons, strict=True):
+                shown = _shown(button)
+                assert "…" not in shown and shown == " ".join(label.split()), (label, shown)
+                seen += 1
+            await pilot.press("end", "enter")  # the last option: usually a card with a long text
+        else:
+            raise AssertionError("the game did not end")
+    assert seen > 30

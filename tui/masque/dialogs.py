@@ -47,6 +47,14 @@ class ActionDialog(OnceDialog):
     DEFAULT_CSS = """
     #masque-act-scroll { height: auto; max-height: 16; }
     """
+    # A card's whole text is what a player chooses by, so an option wraps onto more lines rather
+    # than end in "…" at 80 columns. `CSS`, not `DEFAULT_CSS`: it must win over the app's one-line Choice.
+    SCOPED_CSS = False  # the -tall rule below names this screen's own class
+    CSS = """
+    #masque-act { grid-rows: auto; }
+    #masque-act > Choice { height: auto; text-wrap: wrap; text-overflow: fold; }
+    ActionDialog.-tall #masque-act.-few > Choice { min-height: 3; }
+    """
 
     def __init__(self, view: dict) -> None:
         super().__init__()
