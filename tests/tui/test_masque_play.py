@@ -268,3 +268,22 @@ async def test_every_option_of_the_action_dialog_is_shown_whole_at_80x24():
         else:
             raise AssertionError("the game did not end")
     assert seen > 30
+
+
+@run_async(timeout=120)
+async def test_a_double_tap_on_board_at_the_end_goes_back_to_the_board_only():
+    """Found by mouse at 80x24: two quick taps on the end screen's Board button popped twice, so the
+    finished game's board went too and Home showed."""
+    table = at(at_plan)()
+    app = UnmaskApp(table=table, session_id="board2", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, EndScreen)
+        button = app.screen.query_one("#end-board")
+        button.press()
+        button.press()
+        await pilot.pause(0.1)
+        assert app.screen is screen, "Board goes back to the finished game's board, not Home"
