@@ -287,3 +287,21 @@ async def test_a_double_tap_on_board_at_the_end_goes_back_to_the_board_only():
         button.press()
         await pilot.pause(0.1)
         assert app.screen is screen, "Board goes back to the finished game's board, not Home"
+
+
+def test_an_ask_that_found_no_card_of_the_slot_says_so_in_the_log():
+    """Found playing at 80x24: "You look at a 12:20 card of Ligeia (1 offered): 12:00 green" — the card
+    was not a 12:20 card: Ligeia had none, so it came from her whole hand. The line says that."""
+    from tui.masque import model as m
+
+    v = new_table().view(0)
+    names = v["players"]
+    miss = {"t": "ask", "seat": 0, "target": 1, "slot": 2, "offered": 3, "matched": False, "how": "look",
+            "card": "12:00 green", "n": 1}
+    line = m.describe(miss, v)
+    assert line == f"You ask {names[1]} for 12:20: none, so you look at any card (3 offered): 12:00 green."
+    other = dict(miss, seat=2, how="take", card=None)
+    want = f"{names[2]} asks {names[1]} for 12:20: none, so {names[2]} takes any card (3 offered)."
+    assert m.describe(other, v) == want
+    hit = dict(miss, matched=True, offered=1, card="12:20 black")
+    assert m.describe(hit, v) == f"You look at a 12:20 card of {names[1]} (1 offered): 12:20 black."
