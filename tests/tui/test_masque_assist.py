@@ -127,3 +127,45 @@ async def test_a_contradiction_keeps_the_last_consistent_notes_marked_stale_and_
         assert screen.result["status"] == "ok"
         assert not any(str(o[0]).startswith("⚠") for o in screen.query_one(".mq-log").options)
         assert "STALE" not in str(screen.query_one("#mq-grid").render())
+
+
+def grid_cell(screen, slot: str, room: str) -> tuple[int, int]:
+    """Where the grid shows ``slot`` x ``room`` (offset inside #mq-grid), read from what it shows."""
+    from textual.geometry import Region
+
+    from engine.masque import ROOMS
+
+    grid = screen.query_one("#mq-grid")
+    lines = [s.text for s in grid.render_lines(Region(0, 0, grid.size.width, grid.size.height))]
+    row = next(i for i, line in enumerate(lines) if line.startswith(slot))
+    return 7 + 4 * ROOMS.index(room) + 3, row
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_tap_on_a_certain_room_of_the_grid_explains_that_room(size):
+    """Found by taps at 80x24: the grid's title wraps there, and a tap on a row was read as the row
+    below it (the ✗ of 12:10 blue opened nothing; a ✓ could explain another slot's room)."""
+    from tui.assist.why import WhyScreen
+
+    @run_async(timeout=120)
+    async def run() -> None:
+        save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-tap")
+        app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-tap")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.3)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            for kind, slot, room in (("deadly", "12:10", "blue"), ("safe", "12:00", "black"),
+                                     ("safe", "12:20", "violet")):
+                await pilot.click("#mq-grid", offset=grid_cell(screen, slot, room))
+                await pilot.pause(0.2)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                assert isinstance(app.screen, WhyScreen), f"a tap on {slot} {room} opens its Why view"
+                assert app.screen.shown[0] == (kind, f"{slot} {room}")
+                await pilot.press("escape")
+                await pilot.pause()
+                assert app.screen is screen
+
+    run()

@@ -420,12 +420,23 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self.app.push_screen(WhyScreen("masque", copy_json(self.config), copy_json(self.entries), title=title,
                                        wanted=wanted, first=first, resting_on=resting_on), done)
 
+    def _first_grid_row(self, grid: Static) -> int:
+        """The line of the grid that shows the first slot: the title above it may wrap (it does at 80
+        columns), so it is read from what the grid shows, never assumed."""
+        from textual.geometry import Region
+
+        lines = grid.render_lines(Region(0, 0, grid.size.width, grid.size.height))
+        for i, strip in enumerate(lines):
+            if strip.text.startswith(SLOTS[0]):
+                return i
+        return 2
+
     def on_click(self, event: Any) -> None:
         """A tap on a ✓ or ✗ of the grid explains it (and the slot's other certain rooms)."""
         grid = self.query_one("#mq-grid", Static)
         if event.widget is not grid or not self.result or self.result.get("status") != "ok":
             return
-        k, col = event.y - 2, event.x - 7
+        k, col = event.y - self._first_grid_row(grid), event.x - 7
         if not (0 <= k < len(SLOTS) and col >= 0 and col // 4 < len(ROOMS)):
             return
         slot, room = SLOTS[k], ROOMS[col // 4]
