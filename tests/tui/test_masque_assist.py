@@ -169,3 +169,29 @@ def test_a_tap_on_a_certain_room_of_the_grid_explains_that_room(size):
                 assert app.screen is screen
 
     run()
+
+
+@run_async(timeout=120)
+async def test_every_log_entry_is_shown_whole_at_80x24():
+    """Found by taps at 80x24: "#5 Evidence 12:30: purple is dead…" (and with its ⚠ mark on a
+    contradiction, "…is de…"): a log entry never ends in "…", it wraps."""
+    from textual.geometry import Region
+
+    log = [*LOG, {"type": "evidence", "slot": "12:30", "room": "purple", "index": 0},
+           {"type": "rumor", "card": "12:30 purple"}]
+    save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=log), "masque-long")
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-long")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.result["status"] == "contradiction"
+        log_widget = screen.query_one(".mq-log")
+        buttons = list(log_widget.query("Choice"))
+        assert len(buttons) == len(log)
+        assert any(str(label).startswith("⚠") for label, _i in log_widget.options)
+        for (label, _i), button in zip(log_widget.options, buttons, strict=True):
+            lines = button.render_lines(Region(0, 0, button.size.width, button.size.height))
+            shown = " ".join(" ".join(s.text for s in lines).split())
+            assert "…" not in shown and shown == " ".join(str(label).split()), (label, shown)

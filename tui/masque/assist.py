@@ -178,9 +178,14 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     #mq-out { height: 1fr; }
     #mq-grid { height: auto; }
     #mq-advice { height: auto; margin: 1 0 0 0; }
-    Choices.mq-log { grid-rows: 1 !important; }
-    Choices.mq-log Choice { height: 1 !important; }
     Screen.-short #mq-main ScrollButtons Button { height: 1; border: none; min-width: 6; }
+    """
+    # One line per log entry, even on a tall screen, so many fit; but a long one (a ⚠ Evidence entry
+    # at 80 columns) wraps rather than end in "…". `CSS`, not `DEFAULT_CSS`: it must win over the
+    # app's Choice rules. No padding: a wrapping Button pads each line by its line-pad (1) instead.
+    CSS = """
+    Choices.mq-log { grid-rows: auto; }
+    Choices.mq-log > Choice { height: auto; min-height: 1; text-wrap: wrap; text-overflow: fold; padding: 0; }
     """
     BINDINGS: ClassVar = [
         Binding("c", "add('rumor')", "My card", id="mq.rumor"),
