@@ -174,10 +174,12 @@ def test_a_tap_on_a_certain_room_of_the_grid_explains_that_room(size):
 @run_async(timeout=120)
 async def test_every_log_entry_is_shown_whole_at_80x24():
     """Found by taps at 80x24: "#5 Evidence 12:30: purple is dead…" (and with its ⚠ mark on a
-    contradiction, "…is de…"): a log entry never ends in "…", it wraps."""
+    contradiction, "…is de…"): a log entry never ends in "…", it wraps (an ask from a saved
+    ``unmask solve`` log names two players, too long for one line)."""
     from textual.geometry import Region
 
-    log = [*LOG, {"type": "evidence", "slot": "12:30", "room": "purple", "index": 0},
+    log = [*LOG, {"type": "ask", "by": "Prospero", "target": "Fortunato", "slot": "12:40", "matched": True},
+           {"type": "evidence", "slot": "12:30", "room": "purple", "index": 0},
            {"type": "rumor", "card": "12:30 purple"}]
     save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=log), "masque-long")
     app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-long")

@@ -43,7 +43,7 @@ def entry_text(e: dict) -> str:
     if t == "seen":
         return f"Seen {e['card']}: safe"
     if t == "evidence":
-        return f"Evidence {e['slot']}: {e['room']} is deadly"
+        return f"Evidence {e['slot']} {e['room']}: deadly"  # like "My card 12:00 black: safe"; one line at 80x24
     if t == "start":
         return f"I'm in {e['room'].title()}"
     if t == "ask":
