@@ -49,10 +49,11 @@ class ActionDialog(OnceDialog):
     """
     # A card's whole text is what a player chooses by, so an option wraps onto more lines rather
     # than end in "…" at 80 columns. `CSS`, not `DEFAULT_CSS`: it must win over the app's one-line Choice.
+    # No padding: a wrapping Button pads each line by its line-pad (1) instead.
     SCOPED_CSS = False  # the -tall rule below names this screen's own class
     CSS = """
     #masque-act { grid-rows: auto; }
-    #masque-act > Choice { height: auto; text-wrap: wrap; text-overflow: fold; }
+    #masque-act > Choice { height: auto; text-wrap: wrap; text-overflow: fold; padding: 0; }
     ActionDialog.-tall #masque-act.-few > Choice { min-height: 3; }
     """
 
