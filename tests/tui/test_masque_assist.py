@@ -197,3 +197,40 @@ async def test_every_log_entry_is_shown_whole_at_80x24():
             lines = button.render_lines(Region(0, 0, button.size.width, button.size.height))
             shown = " ".join(" ".join(s.text for s in lines).split())
             assert "…" not in shown and shown == " ".join(str(label).split()), (label, shown)
+
+
+@run_async(timeout=120)
+async def test_jumping_to_a_note_from_the_why_view_shows_its_slot_and_room_for_replace():
+    """Found by taps: "Tap or Enter: jump to it and edit it" selected the note but left the pickers
+    on whatever they showed, so changing only the room and tapping Replace also changed the slot.
+    A tap in the log showed the note's own slot and room; the jump from Why does the same now."""
+    from tui.assist.why import WhyScreen
+
+    save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-jump")
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-jump")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        await pilot.click("#mq-slot-5")
+        await pilot.click("#mq-room-6")  # the pickers on 12:50 violet
+        await pilot.click("#mq-grid", offset=grid_cell(screen, "12:10", "blue"))
+        await pilot.pause(0.2)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        why = app.screen
+        assert isinstance(why, WhyScreen)
+        for _ in range(50):
+            if why.done:
+                break
+            await pilot.pause(0.1)
+        assert str(why.query_one("#why-list").options[1].prompt).strip().startswith("#4 ")
+        await pilot.click("#why-list", offset=(6, 1))  # the note behind it: #4, the Evidence look
+        await pilot.pause(0.2)
+        assert app.screen is screen and screen.selected == 3
+        assert screen._pick("#mq-slot") == "12:10" and screen._pick("#mq-room") == "blue"
+        await pilot.click("#mq-room-3")
+        await pilot.click("#mq-tools-2")  # Replace: only the room changes
+        await pilot.pause()
+        assert screen.entries[3] == {"type": "evidence", "slot": "12:10", "room": "green"}

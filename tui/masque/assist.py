@@ -413,7 +413,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         def done(index: int | None) -> None:
             if index is None or not 0 <= index < len(self.entries):
                 return
-            self.selected = index
+            self._select(index)
             self._draw()
             self.notify(f"Entry #{index + 1} selected: Replace (r) or Delete (x) it.", title="Why?")
 
@@ -464,13 +464,18 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             }[event.value]()
         elif event.choices.has_class("mq-log"):
             event.stop()
-            self.selected = event.value
-            slot, room = entry_slot_room(self.entries[event.value])
-            if slot in SLOTS:
-                c = self.query_one("#mq-slot", Choices)
-                c.selected = c.current = SLOTS.index(slot)
-                c._paint()
-            if room in ROOMS:
-                c = self.query_one("#mq-room", Choices)
-                c.selected = c.current = ROOMS.index(room)
-                c._paint()
+            self._select(event.value)
+
+    def _select(self, index: int) -> None:
+        """Select log entry ``index`` and show its slot and room in the pickers, so Replace changes
+        only what is tapped next (from a log tap, and from a Why view's "jump to it")."""
+        self.selected = index
+        slot, room = entry_slot_room(self.entries[index])
+        if slot in SLOTS:
+            c = self.query_one("#mq-slot", Choices)
+            c.selected = c.current = SLOTS.index(slot)
+            c._paint()
+        if room in ROOMS:
+            c = self.query_one("#mq-room", Choices)
+            c.selected = c.current = ROOMS.index(room)
+            c._paint()
