@@ -305,3 +305,25 @@ def test_an_ask_that_found_no_card_of_the_slot_says_so_in_the_log():
     assert m.describe(other, v) == want
     hit = dict(miss, matched=True, offered=1, card="12:20 black")
     assert m.describe(hit, v) == f"You look at a 12:20 card of {names[1]} (1 offered): 12:20 black."
+
+
+@run_async(timeout=120)
+async def test_the_popularity_track_shows_every_noble_at_80x24_with_7_players():
+    """Found playing with 7 at 80x24: the track has two lines, the seven full names need three, and
+    the last noble (the least popular) was cut off. The names are shortened to fit instead."""
+    from textual.geometry import Region
+
+    table = Table("masque", MasqueConfig(players=7), 11, ["human", *["heuristic"] * 6])
+    app = UnmaskApp(table=table, session_id="track7", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        track = screen.query_one("#track")
+        lines = track.render_lines(Region(0, 0, track.size.width, track.size.height))
+        shown = " ".join(" ".join(s.text for s in lines).split())
+        v = screen.view
+        for s in v["order"]:
+            name = "You" if s == 0 else v["players"][s][:3]
+            assert f"{name}" in shown and f" {v['popularity'][s]}" in shown, (name, shown)
+        assert shown.count(">") == 6, shown
