@@ -127,3 +127,110 @@ async def test_a_contradiction_keeps_the_last_consistent_notes_marked_stale_and_
         assert screen.result["status"] == "ok"
         assert not any(str(o[0]).startswith("⚠") for o in screen.query_one(".mq-log").options)
         assert "STALE" not in str(screen.query_one("#mq-grid").render())
+
+
+def grid_cell(screen, slot: str, room: str) -> tuple[int, int]:
+    """Where the grid shows ``slot`` x ``room`` (offset inside #mq-grid), read from what it shows."""
+    from textual.geometry import Region
+
+    from engine.masque import ROOMS
+
+    grid = screen.query_one("#mq-grid")
+    lines = [s.text for s in grid.render_lines(Region(0, 0, grid.size.width, grid.size.height))]
+    row = next(i for i, line in enumerate(lines) if line.startswith(slot))
+    return 7 + 4 * ROOMS.index(room) + 3, row
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_tap_on_a_certain_room_of_the_grid_explains_that_room(size):
+    """Found by taps at 80x24: the grid's title wraps there, and a tap on a row was read as the row
+    below it (the ✗ of 12:10 blue opened nothing; a ✓ could explain another slot's room)."""
+    from tui.assist.why import WhyScreen
+
+    @run_async(timeout=120)
+    async def run() -> None:
+        save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-tap")
+        app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-tap")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.3)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            for kind, slot, room in (("deadly", "12:10", "blue"), ("safe", "12:00", "black"),
+                                     ("safe", "12:20", "violet")):
+                await pilot.click("#mq-grid", offset=grid_cell(screen, slot, room))
+                await pilot.pause(0.2)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                assert isinstance(app.screen, WhyScreen), f"a tap on {slot} {room} opens its Why view"
+                assert app.screen.shown[0] == (kind, f"{slot} {room}")
+                await pilot.press("escape")
+                await pilot.pause()
+                assert app.screen is screen
+
+    run()
+
+
+@run_async(timeout=120)
+async def test_every_log_entry_is_shown_whole_at_80x24():
+    """Found by taps at 80x24: "#5 Evidence 12:30: purple is dead…" (and with its ⚠ mark on a
+    contradiction, "…is de…"): a log entry never ends in "…", it wraps (an ask from a saved
+    ``unmask solve`` log names two players, too long for one line)."""
+    from textual.geometry import Region
+
+    log = [*LOG, {"type": "ask", "by": "Prospero", "target": "Fortunato", "slot": "12:40", "matched": True},
+           {"type": "evidence", "slot": "12:30", "room": "purple", "index": 0},
+           {"type": "rumor", "card": "12:30 purple"}]
+    save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=log), "masque-long")
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-long")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.result["status"] == "contradiction"
+        log_widget = screen.query_one(".mq-log")
+        buttons = list(log_widget.query("Choice"))
+        assert len(buttons) == len(log)
+        assert any(str(label).startswith("⚠") for label, _i in log_widget.options)
+        for (label, _i), button in zip(log_widget.options, buttons, strict=True):
+            lines = button.render_lines(Region(0, 0, button.size.width, button.size.height))
+            shown = " ".join(" ".join(s.text for s in lines).split())
+            assert "…" not in shown and shown == " ".join(str(label).split()), (label, shown)
+
+
+@run_async(timeout=120)
+async def test_jumping_to_a_note_from_the_why_view_shows_its_slot_and_room_for_replace():
+    """Found by taps: "Tap or Enter: jump to it and edit it" selected the note but left the pickers
+    on whatever they showed, so changing only the room and tapping Replace also changed the slot.
+    A tap in the log showed the note's own slot and room; the jump from Why does the same now."""
+    from tui.assist.why import WhyScreen
+
+    save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-jump")
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-jump")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        await pilot.click("#mq-slot-5")
+        await pilot.click("#mq-room-6")  # the pickers on 12:50 violet
+        await pilot.click("#mq-grid", offset=grid_cell(screen, "12:10", "blue"))
+        await pilot.pause(0.2)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        why = app.screen
+        assert isinstance(why, WhyScreen)
+        for _ in range(50):
+            if why.done:
+                break
+            await pilot.pause(0.1)
+        assert str(why.query_one("#why-list").options[1].prompt).strip().startswith("#4 ")
+        await pilot.click("#why-list", offset=(6, 1))  # the note behind it: #4, the Evidence look
+        await pilot.pause(0.2)
+        assert app.screen is screen and screen.selected == 3
+        assert screen._pick("#mq-slot") == "12:10" and screen._pick("#mq-room") == "blue"
+        await pilot.click("#mq-room-3")
+        await pilot.click("#mq-tools-2")  # Replace: only the room changes
+        await pilot.pause()
+        assert screen.entries[3] == {"type": "evidence", "slot": "12:10", "room": "green"}

@@ -9,9 +9,9 @@ from test_ghoul_assist import LOG as GHOUL_LOG
 from test_mascarade_assist import CONFIG as MX_CONFIG
 from test_mascarade_assist import LOG as MX_LOG
 from test_masque_assist import LOG as MASQUE_LOG
+from test_masque_assist import grid_cell
 from tui_helpers import run_async
 
-from engine.masque import ROOMS, SLOTS
 from engine.session import Session
 from tui.app import UnmaskApp
 from tui.assist.why import WhyScreen
@@ -55,7 +55,7 @@ async def tap_mascarade(pilot) -> None:
 async def tap_masque(pilot) -> None:
     """Tap the ✗ of 12:10 blue (the Evidence look)."""
     await settle(pilot)
-    await pilot.click("#mq-grid", offset=(7 + 4 * ROOMS.index("blue") + 3, 2 + SLOTS.index("12:10")))
+    await pilot.click("#mq-grid", offset=grid_cell(pilot.app.screen, "12:10", "blue"))
     await settle(pilot)
 
 

@@ -43,7 +43,7 @@ def entry_text(e: dict) -> str:
     if t == "seen":
         return f"Seen {e['card']}: safe"
     if t == "evidence":
-        return f"Evidence {e['slot']}: {e['room']} is deadly"
+        return f"Evidence {e['slot']} {e['room']}: deadly"  # like "My card 12:00 black: safe"; one line at 80x24
     if t == "start":
         return f"I'm in {e['room'].title()}"
     if t == "ask":
@@ -178,9 +178,14 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     #mq-out { height: 1fr; }
     #mq-grid { height: auto; }
     #mq-advice { height: auto; margin: 1 0 0 0; }
-    Choices.mq-log { grid-rows: 1 !important; }
-    Choices.mq-log Choice { height: 1 !important; }
     Screen.-short #mq-main ScrollButtons Button { height: 1; border: none; min-width: 6; }
+    """
+    # One line per log entry, even on a tall screen, so many fit; but a long one (a ⚠ Evidence entry
+    # at 80 columns) wraps rather than end in "…". `CSS`, not `DEFAULT_CSS`: it must win over the
+    # app's Choice rules. No padding: a wrapping Button pads each line by its line-pad (1) instead.
+    CSS = """
+    Choices.mq-log { grid-rows: auto; }
+    Choices.mq-log > Choice { height: auto; min-height: 1; text-wrap: wrap; text-overflow: fold; padding: 0; }
     """
     BINDINGS: ClassVar = [
         Binding("c", "add('rumor')", "My card", id="mq.rumor"),
@@ -408,7 +413,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         def done(index: int | None) -> None:
             if index is None or not 0 <= index < len(self.entries):
                 return
-            self.selected = index
+            self._select(index)
             self._draw()
             self.notify(f"Entry #{index + 1} selected: Replace (r) or Delete (x) it.", title="Why?")
 
@@ -420,12 +425,23 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self.app.push_screen(WhyScreen("masque", copy_json(self.config), copy_json(self.entries), title=title,
                                        wanted=wanted, first=first, resting_on=resting_on), done)
 
+    def _first_grid_row(self, grid: Static) -> int:
+        """The line of the grid that shows the first slot: the title above it may wrap (it does at 80
+        columns), so it is read from what the grid shows, never assumed."""
+        from textual.geometry import Region
+
+        lines = grid.render_lines(Region(0, 0, grid.size.width, grid.size.height))
+        for i, strip in enumerate(lines):
+            if strip.text.startswith(SLOTS[0]):
+                return i
+        return 2
+
     def on_click(self, event: Any) -> None:
         """A tap on a ✓ or ✗ of the grid explains it (and the slot's other certain rooms)."""
         grid = self.query_one("#mq-grid", Static)
         if event.widget is not grid or not self.result or self.result.get("status") != "ok":
             return
-        k, col = event.y - 2, event.x - 7
+        k, col = event.y - self._first_grid_row(grid), event.x - 7
         if not (0 <= k < len(SLOTS) and col >= 0 and col // 4 < len(ROOMS)):
             return
         slot, room = SLOTS[k], ROOMS[col // 4]
@@ -448,13 +464,18 @@ class AssistScreen(AutosaveMixin, Screen[None]):
             }[event.value]()
         elif event.choices.has_class("mq-log"):
             event.stop()
-            self.selected = event.value
-            slot, room = entry_slot_room(self.entries[event.value])
-            if slot in SLOTS:
-                c = self.query_one("#mq-slot", Choices)
-                c.selected = c.current = SLOTS.index(slot)
-                c._paint()
-            if room in ROOMS:
-                c = self.query_one("#mq-room", Choices)
-                c.selected = c.current = ROOMS.index(room)
-                c._paint()
+            self._select(event.value)
+
+    def _select(self, index: int) -> None:
+        """Select log entry ``index`` and show its slot and room in the pickers, so Replace changes
+        only what is tapped next (from a log tap, and from a Why view's "jump to it")."""
+        self.selected = index
+        slot, room = entry_slot_room(self.entries[index])
+        if slot in SLOTS:
+            c = self.query_one("#mq-slot", Choices)
+            c.selected = c.current = SLOTS.index(slot)
+            c._paint()
+        if room in ROOMS:
+            c = self.query_one("#mq-room", Choices)
+            c.selected = c.current = ROOMS.index(room)
+            c._paint()

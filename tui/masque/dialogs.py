@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -21,12 +22,39 @@ from tui.widgets.choices import Btn, Choices
 PLAN_DIRS = ("ccw", "stay", "cw")
 
 
-class ActionDialog(ModalScreen[Any]):
+class OnceDialog(ModalScreen[Any]):
+    """A dialog that answers once.
+
+    A burst of Enter presses (or a double tap) queues several picks before the first is handled;
+    each would dismiss again, and Textual's ``dismiss`` pops whatever screen is on top, so the second
+    one popped the play screen (a blank screen, or Home). Only the first dismissal counts, and only
+    while this dialog is the screen on top.
+    """
+
+    _answered = False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self._answered or self.app.screen is not self:
+            return AwaitComplete.nothing()
+        self._answered = True
+        return super().dismiss(result)
+
+
+class ActionDialog(OnceDialog):
     """Every legal action of this decision as a tappable list; picking one answers the dialog."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="masque-act-close")]
     DEFAULT_CSS = """
     #masque-act-scroll { height: auto; max-height: 16; }
+    """
+    # A card's whole text is what a player chooses by, so an option wraps onto more lines rather
+    # than end in "…" at 80 columns. `CSS`, not `DEFAULT_CSS`: it must win over the app's one-line Choice.
+    # No padding: a wrapping Button pads each line by its line-pad (1) instead.
+    SCOPED_CSS = False  # the -tall rule below names this screen's own class
+    CSS = """
+    #masque-act { grid-rows: auto; }
+    #masque-act > Choice { height: auto; text-wrap: wrap; text-overflow: fold; padding: 0; }
+    ActionDialog.-tall #masque-act.-few > Choice { min-height: 3; }
     """
 
     def __init__(self, view: dict) -> None:
@@ -63,7 +91,7 @@ class ActionDialog(ModalScreen[Any]):
             self.dismiss(None)
 
 
-class PlanDialog(ModalScreen[Any]):
+class PlanDialog(OnceDialog):
     """The six Movement tiles of your midnight plan; dismisses with the new plan (or None)."""
 
     BINDINGS = [

@@ -173,8 +173,15 @@ def describe(ev: dict, v: dict) -> str:
         return f"{nm(ev['seat'])} {vb(ev['seat'], 'target')} {nm(ev['target'])} ({card_name(ev['card'])})."
     if t == "ask":
         got = f": {ev['card']}" if ev.get("card") else ""
+        at = "at " if ev["how"] == "look" else ""
+        if ev.get("matched") is False:  # no card of the named slot: one from the whole hand
+            return (
+                f"{nm(ev['seat'])} {vb(ev['seat'], 'ask')} {nm(ev['target'])} for {SLOTS[ev['slot']]}: none,"
+                f" so {'you' if ev['seat'] == v['seat'] else nm(ev['seat'])} {vb(ev['seat'], ev['how'])} {at}"
+                f"any card ({ev['offered']} offered){got}."
+            )
         return (
-            f"{nm(ev['seat'])} {vb(ev['seat'], ev['how'])} {'at ' if ev['how'] == 'look' else ''}"
+            f"{nm(ev['seat'])} {vb(ev['seat'], ev['how'])} {at}"
             f"a {SLOTS[ev['slot']]} card of {nm(ev['target'])}"
             f" ({ev['offered']} offered){got}."
         )

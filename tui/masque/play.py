@@ -301,6 +301,16 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         return t
 
     def _track_text(self) -> Text:
+        """The popularity order in the two lines the track has: full names when they fit, else
+        shortened ones (7 nobles at 80 columns need three lines, and the last noble was cut off)."""
+        width = self.query_one("#track").content_size.width or max(20, self.app.size.width // 2 - 4)
+        for cut in (None, 5, 3):
+            t = self._track_line(cut)
+            if len(t.wrap(self.app.console, width)) <= 2:
+                break
+        return t
+
+    def _track_line(self, cut: int | None) -> Text:
         v = self.view
         t = Text()
         t.append("Popularity: ", style="bold")
@@ -308,7 +318,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         for i, s in enumerate(reversed(v["order"])):
             if i:
                 t.append(" > ", style="")
-            label = "You" if s == self.seat else v["players"][s]
+            label = "You" if s == self.seat else v["players"][s][:cut]
             dead = s in died
             t.append(
                 f"{label} {v['popularity'][s]}", style="strike dim" if dead else "bold green" if s == self.seat else ""
