@@ -109,11 +109,13 @@ async def test_bots_take_their_turns_at_the_readable_pace(game):
         assert instant.log == paced.log, "the pace changes nothing in the game"
 
 
+@pytest.mark.parametrize("leave", ["new game", "board twice"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 @run_async
-async def test_the_last_move_shows_the_end_screen_and_is_saved(game):
+async def test_the_last_move_shows_the_end_screen_and_is_saved(game, leave):
     """The human's last action is submitted through the screen: the bots finish, the game's end
-    screen opens, and the saved session holds the whole game."""
+    screen opens, and the saved session holds the whole game. New game opens the same game's setup
+    (Masque's once led to Clue's); a double tap on Board goes back to the board, not past it to Home."""
     play_screen, end_screen = screens(game)
     whole = play_out(table_of(game, 2))
     last = max(i for i, (seat, _a) in enumerate(whole) if seat == 0)
@@ -128,9 +130,16 @@ async def test_the_last_move_shows_the_end_screen_and_is_saved(game):
         assert await wait_for(pilot, lambda: isinstance(app.screen, end_screen))
         await pilot.pause(0.1)  # let the end screen draw before the app closes
         assert table.is_over() and table.log == whole
-        await pilot.press("n")  # New game: the same game's setup (Masque's once led to Clue's)
-        assert await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
-        assert app.screen.game == game
+        if leave == "new game":
+            await pilot.press("n")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+            assert app.screen.game == game
+        else:
+            board = app.screen.query_one("#end-board")
+            board.press()
+            board.press()
+            await pilot.pause(0.1)
+            assert app.screen is screen
     assert load_session("ending").log == whole
 
 

@@ -64,9 +64,3 @@ class EndScreen(GameEndScreen):
             with Horizontal(classes="dialog-buttons"):
                 yield from self.end_buttons()
         yield Footer()
-
-    def action_board(self) -> None:
-        """Back to the board, once: a double tap on Board queues two presses before the first is
-        handled, and a second pop would take the play screen away too (straight to Home)."""
-        if self.app.screen is self:
-            super().action_board()

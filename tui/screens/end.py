@@ -47,7 +47,10 @@ class GameEndScreen(Screen):
         self.app.action_home()  # type: ignore[attr-defined]
 
     def action_board(self) -> None:
-        self.app.pop_screen()
+        """Back to the board, once: a double tap queues two presses, and a second pop would take the
+        finished game's board away too (straight to Home)."""
+        if self.app.screen is self:
+            self.app.pop_screen()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"end-new": self.action_new_game, "end-home": self.action_home, "end-board": self.action_board,
