@@ -54,8 +54,10 @@ class ClueDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.dialog_id}-box"):
             yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
-            # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move.
-            with VerticalScroll(classes="dialog-body"):
+            # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move. It takes
+            # no focus of its own: Tab would stop on it with nothing shown as focused (the options
+            # scroll themselves into view, and the wheel still scrolls it).
+            with VerticalScroll(classes="dialog-body", can_focus=False):
                 text = self.text()
                 if text:
                     yield Static(text, classes="dialog-text", markup=False)
