@@ -35,3 +35,34 @@ async def test_tab_in_a_clue_dialog_always_lands_on_something_you_can_see():
             focused = app.focused
             seen.append(type(focused).__name__)
             assert isinstance(focused, Choices) or getattr(focused, "id", "") == "rumor-cancel", seen
+
+
+def _status_text(app) -> str:
+    from tui.clue.play import PlayScreen
+
+    play = next(s for s in app.screen_stack if isinstance(s, PlayScreen))  # under the show-a-card dialog
+    return str(play.query_one("#status").render())
+
+
+@run_async
+async def test_the_header_shows_the_dice_whole_at_80_columns():
+    """"… · Plot deck 12 · Dice" lost its numbers at 80 columns while you were asked to show a card."""
+    table = new_table(4, seed=7)
+
+    def asked_with_dice(v: dict) -> bool:
+        return v["to_act"] == 0 and v["phase"] == "refute" and bool(v["dice"]) and v["plot_deck"] >= 10
+
+    assert advance(table, asked_with_dice)
+    view = table.view(0)
+    dice = "Dice " + "+".join(str(x) for x in view["dice"])
+    app = UnmaskApp(table=table, session_id="dice", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = _status_text(app).strip()
+        assert text.endswith(dice), text
+        assert len(text) <= 78, text  # the header's width less its padding
+        assert "You show a card" in text
+    wide = UnmaskApp(table=table, session_id="dice-wide", bot_delay=0)
+    async with wide.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert _status_text(wide).strip().startswith("The Red Keep")  # room enough: nothing dropped

@@ -327,20 +327,37 @@ def legal_kinds(view: dict) -> set[str]:
     return {a[0] for a in view["legal"]}
 
 
-def status_line(view: dict, board: Board) -> str:
+def status_line(view: dict, board: Board, width: int | None = None) -> str:
+    """The header: board, round, who acts, walkers, plot deck and dice, in at most ``width`` cells.
+
+    When it is too long the least needed parts give way first (the board's name, then long labels,
+    then the actor's name is cut), so the dice at the end are never what gets cut off.
+    """
     seats = Seats.from_view(view)
-    parts = [board.name, f"Round {view['round']}"]
     if view["over"]:
-        parts.append("Game over")
+        actor_text = "Game over"
     else:
         actor = view["to_act"]
         mine = {"refute": "You show a card", "offer": "Your choice"}.get(view["phase"], "Your move")
-        parts.append(mine if actor == seats.me else f"{seats.names[actor]} to act")
-    parts.append(f"Walkers {view['walkers']}/8")
-    parts.append(f"Plot deck {view['plot_deck']}")
-    if view["dice"]:
-        parts.append("Dice " + "+".join(str(d) for d in view["dice"]))
-    return " · ".join(parts)
+        actor_text = mine if actor == seats.me else f"{seats.names[actor]} to act"
+    dice = "+".join(str(d) for d in view["dice"]) if view["dice"] else ""
+    w, deck = view["walkers"], view["plot_deck"]
+    variants = (
+        [board.name, f"Round {view['round']}", actor_text, f"Walkers {w}/8", f"Plot deck {deck}"]
+        + ([f"Dice {dice}"] if dice else []),
+        [f"Round {view['round']}", actor_text, f"Walkers {w}/8", f"Plot deck {deck}"]
+        + ([f"Dice {dice}"] if dice else []),
+        [f"R{view['round']}", actor_text, f"Walkers {w}/8", f"Plot {deck}"] + ([f"Dice {dice}"] if dice else []),
+    )
+    for parts in variants:
+        line = " · ".join(parts)
+        if width is None or len(line) <= width:
+            return line
+    rest = " · ".join(variants[-1][2:])
+    room = max(width - len(rest) - len(variants[-1][0]) - 6, 4)
+    if len(actor_text) > room:
+        actor_text = actor_text[: room - 1] + "…"
+    return " · ".join([variants[-1][0], actor_text, *variants[-1][2:]])
 
 
 def prompt(view: dict, board: Board) -> str:

@@ -201,7 +201,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def _redraw(self) -> None:
         v = self.view
         b = self.board
-        self._put("#status", m.status_line(v, b))
+        self._put("#status", m.status_line(v, b, self._status_width()))
         self._put("#prompt", Text(m.prompt(v, b), style="bold"))
         reach = m.reachable(v, b)
         me = v["characters"][self.seat]
@@ -215,6 +215,15 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         self._put("#hand", self._hand_text())
         self._put("#players", self._players_text())
         self._render_actions()
+
+    def _status_width(self) -> int:
+        """Cells the header has for text (the screen's width less its padding)."""
+        return max(self.app.size.width - 2, 20)
+
+    def on_resize(self) -> None:
+        """A narrower terminal gets a shorter header, never one cut at the dice."""
+        if self._sheet_ready:
+            self._put("#status", m.status_line(self.view, self.board, self._status_width()))
 
     def _render_log(self) -> None:
         log = self.query_one("#log", LogView)
