@@ -66,3 +66,41 @@ async def test_the_header_shows_the_dice_whole_at_80_columns():
     async with wide.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert _status_text(wide).strip().startswith("The Red Keep")  # room enough: nothing dropped
+
+
+@run_async
+async def test_board_cells_at_80x24_cut_no_name_and_drop_no_token():
+    """"⇄ Bedchambe", "Faceless Ma" and a room whose weapons vanished when its tokens took every line."""
+    from engine.clue import load_board
+    from tui.clue.board import LocationCell
+    from tui.clue.model import CellModel, abbreviations
+
+    board = load_board("red-keep")
+    table = new_table(4, seed=7)
+    app = UnmaskApp(table=table, session_id="cells", bot_delay=0)
+    crowd = ["Margaery Tyrell", "Cersei Lannister", "Tyrion Lannister", "Sansa Stark", "Petyr Baelish"]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        cells = [c for c in app.screen.query(LocationCell) if c.node != board.centre]
+        assert cells and all(c.content_size.width <= 11 for c in cells)  # the width this was seen at
+        wab, sab = abbreviations(board.weapons), abbreviations(board.suspects)
+        for tokens, weapons in (([], ["Faceless Man"]), (["Jaime Lannister"], ["Vial of Poison"]),
+                                (crowd, ["Catspaw's Dagger", "Faceless Man", "Arakh"])):
+            for cell in cells:
+                passage = board.passages.get(cell.node)
+                dest = board.short[passage] if passage is not None else None
+                cell.show(CellModel(node=cell.node, name=board.short[cell.node], tokens=tokens, weapons=weapons,
+                                    passage_to=dest), "Margaery Tyrell", set(crowd))
+            await pilot.pause()
+            for cell in cells:
+                size = cell.content_size
+                text = cell.render().plain
+                lines = text.split("\n")
+                assert len(lines) <= size.height and all(len(x) <= size.width for x in lines), text
+                flat = " ".join(lines)
+                if cell.model.passage_to:
+                    assert cell.model.passage_to in flat, text
+                for w in weapons:  # whole (maybe over two lines) or by its initials, never cut
+                    assert w in flat or f" {wab[w]} " in f" {flat} ", (w, text)
+                for t in tokens:
+                    assert t.split()[0] in flat.split() or sab[t] in flat.split(), (t, text)
