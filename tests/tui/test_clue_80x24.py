@@ -104,3 +104,33 @@ async def test_board_cells_at_80x24_cut_no_name_and_drop_no_token():
                     assert w in flat or f" {wab[w]} " in f" {flat} ", (w, text)
                 for t in tokens:
                     assert t.split()[0] in flat.split() or sab[t] in flat.split(), (t, text)
+
+
+@run_async
+async def test_the_sheet_fits_80_columns_with_every_card_name_readable():
+    """"Margaery Ty", "Vial of Poi"; and with five or six players the envelope column was off screen."""
+    from engine.clue import load_board
+
+    board = load_board("red-keep")
+    for players in (4, 6):
+        table = new_table(players, seed=5)
+        app = UnmaskApp(table=table, session_id=f"sheet-{players}", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if isinstance(app.screen, d.ClueDialog):
+                await pilot.press("escape")  # a bot's rumor asked us first: later
+                await pilot.pause()
+            await pilot.press("2")
+            await pilot.pause()
+            sheet = app.screen.query_one("#sheet")
+            widths = [c.get_render_width(sheet) for c in sheet.ordered_columns]
+            assert len(widths) == players + 2
+            assert sum(widths) <= sheet.scrollable_content_region.width, (players, widths)
+            assert sheet.max_scroll_x == 0, players
+            for card in board.cards:
+                label = str(sheet.get_cell(card, "card")).strip()
+                words = card.split()
+                short = board.short[board.locations.index(card)] if card in board.locations else None
+                for note in (" up", " ctr", " set"):  # a card no player holds says where it is
+                    label = label.removesuffix(note)
+                assert label in (card, words[0], words[-1], short), (players, card, label)
