@@ -6,7 +6,7 @@ a Tab stop that showed nothing as focused, a sentence that said the wrong thing.
 
 from __future__ import annotations
 
-from tui_helpers import advance, new_table, run_async
+from tui_helpers import advance, find_table, new_table, run_async
 
 from tui.app import UnmaskApp
 from tui.clue import dialogs as d
@@ -134,3 +134,35 @@ async def test_the_sheet_fits_80_columns_with_every_card_name_readable():
                 for note in (" up", " ctr", " set"):  # a card no player holds says where it is
                     label = label.removesuffix(note)
                 assert label in (card, words[0], words[-1], short), (players, card, label)
+
+
+def _cut_choices(screen) -> list[str]:
+    """Every option of the dialog whose label is wider than its button shows."""
+    from tui.widgets.choices import Choice
+
+    cut = []
+    for button in screen.query(Choice):
+        label = str(button.label)
+        if len(label) > button.content_size.width:
+            cut.append(f"{label!r} in {button.content_size.width}")
+    return cut
+
+
+@run_async
+async def test_the_accuse_dialog_cuts_no_name_at_80x24():
+    """"✗ Tyrion Lannist…" in the suspect column once Tyrion was known elsewhere."""
+    table = find_table(_me_to_act("accuse"), players=3, to_centre=True)
+    app = UnmaskApp(table=table, session_id="accuse", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen._candidates = {"suspect": [], "weapon": [], "location": []}  # every card crossed: the longest labels
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, d.AccuseDialog)
+        assert _cut_choices(app.screen) == []
+        await pilot.click("#accuse-suspect-2")
+        await pilot.click("#accuse-weapon-3")
+        await pilot.click("#accuse-location-3")
+        await pilot.pause()
+        assert _cut_choices(app.screen) == []  # "● ✗ …" with the selection mark too
