@@ -166,3 +166,26 @@ async def test_the_accuse_dialog_cuts_no_name_at_80x24():
         await pilot.click("#accuse-location-3")
         await pilot.pause()
         assert _cut_choices(app.screen) == []  # "● ✗ …" with the selection mark too
+
+
+@run_async
+async def test_the_end_does_not_call_eliminated_players_wrong():
+    """Three players taken by the White Walkers and one wrong accusation ended in "everyone who could
+    accuse was wrong"."""
+    from tui.clue.end import EndScreen
+
+    table = new_table(4, seed=5)
+    assert advance(table, lambda v: v["over"])
+    view = table.view(0)
+    assert view["result"]["reason"] == "unsolved"
+    assert any(e and not w for e, w in zip(view["eliminated"], view["wrong"], strict=True))
+    app = UnmaskApp(table=table, session_id="end", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen)
+        reason = str(app.screen.query_one("#end-reason").render())
+        assert "wrong" not in reason, reason
+        assert "Nobody is left who may accuse" in reason, reason

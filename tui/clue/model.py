@@ -13,7 +13,8 @@ from engine.clue.board import Board, load_board, load_rules
 
 REASONS = {
     "solved": "solved the plot",
-    "unsolved": "everyone who could accuse was wrong: the plot stays unsolved",
+    # Wrong accusations, the White Walkers, or both: "everyone was wrong" was untrue when they mixed.
+    "unsolved": "nobody is left who may accuse: the plot stays unsolved",
     "all-eliminated": "the White Walkers eliminated everyone: nobody wins",
     "round-limit": "the round limit was reached: the plot stays unsolved",
 }
