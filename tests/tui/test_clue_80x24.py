@@ -189,3 +189,45 @@ async def test_the_end_does_not_call_eliminated_players_wrong():
         reason = str(app.screen.query_one("#end-reason").render())
         assert "wrong" not in reason, reason
         assert "Nobody is left who may accuse" in reason, reason
+
+
+# ----------------------------------------------------------------------------- the table assistant
+
+
+def _assist_session(log: list):
+    from engine.session import Session
+    from tui.clue.assist_model import board_deck
+
+    config = {"board": "red-keep", "deck": board_deck("red-keep"), "players": ["Bob", "Bea", "Cy", "Dee"],
+              "me": "Bob"}
+    return Session(game="clue", mode="assist", config=config, log=log)
+
+
+@run_async
+async def test_assistant_says_the_others_and_i_passed_not_i_and_the_others():
+    """A tapped rumor where I passed with others read "I, Cy and Dee passed"."""
+    from tui.clue.assist import AssistApp
+    from tui.clue.assist_model import board_deck, describe
+
+    deck = board_deck("red-keep")
+    hand = {"type": "hand", "cards": [deck["suspects"][0], deck["weapons"][2], deck["locations"][4],
+                                      deck["locations"][7], deck["locations"][10]]}
+    app = AssistApp("passed", _assist_session([hand]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(10):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        await pilot.click("#ax-do-rumor")
+        await pilot.pause(0.1)
+        for selector in ("#ax-pick-by-1", "#ax-pick-suspects-3", "#ax-pick-weapons-5", "#ax-pick-locations-2",
+                         "#ax-pick-shower-4"):  # Bea asks; nobody shows: Cy, Dee and I pass
+            assert await pilot.click(selector), selector
+            await pilot.pause()
+        preview = str(app.screen.query_one("#ax-dlg-preview").render())
+        assert "Cy, Dee and I passed." in preview, preview
+        await pilot.click("#ax-dlg-save")
+        for _ in range(10):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert len(app.screen.entries) == 2  # saved, and the log says it the same way
+        assert "Cy, Dee and I passed." in describe(app.screen.entries[-1], "Bob")
