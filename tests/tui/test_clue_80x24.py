@@ -231,3 +231,39 @@ async def test_assistant_says_the_others_and_i_passed_not_i_and_the_others():
             await pilot.pause()
         assert len(app.screen.entries) == 2  # saved, and the log says it the same way
         assert "Cy, Dee and I passed." in describe(app.screen.entries[-1], "Bob")
+
+
+TABLE_LOG = [
+    {"type": "hand", "cards": ["Margaery Tyrell", "Arakh", "Privy", "Red Keep location 8", "Red Keep location 11"]},
+    {"type": "rumor", "by": "Bob", "cards": ["Cersei Lannister", "Catspaw's Dagger", "Red Keep location 6"],
+     "passed": ["Bea"], "shown_by": "Cy", "card": "Red Keep location 6"},
+    {"type": "rumor", "by": "Bea", "cards": ["Tyrion Lannister", "Vial of Poison", "Privy"], "passed": ["Cy", "Dee"],
+     "shown_by": "Bob", "card": "Privy"},
+    {"type": "rumor", "by": "Cy", "cards": ["Sansa Stark", "Arakh", "King Tommen's Bedchamber"], "passed": [],
+     "shown_by": "Dee", "card": None},
+    {"type": "rumor", "by": "Dee", "cards": ["Jaime Lannister", "Crossbow", "Training Yard"], "passed": ["Bob"],
+     "shown_by": "Bea", "card": None},
+    {"type": "rumor", "by": "Bob", "cards": ["Petyr Baelish", "War Axe", "Hand's Tower"], "passed": [],
+     "shown_by": "Bea", "card": "Hand's Tower"},
+    {"type": "rumor", "by": "Bea", "cards": ["Sansa Stark", "Faceless Man", "Qyburn's Laboratory"],
+     "passed": ["Bob", "Cy", "Dee"], "shown_by": None, "card": None},
+    {"type": "reveal", "player": "Cy", "cards": ["Petyr Baelish"]},
+]  # the table entered by taps in tmux
+
+
+@run_async
+async def test_assistant_toolbar_stays_put_when_the_status_gets_shorter():
+    """The status took one line or two as the deals shrank, and the toolbar jumped: a tap meant for
+    Rumor landed on the sheet's title."""
+    from tui.clue.assist import AssistApp
+
+    rows = []
+    for log in (TABLE_LOG[:1], TABLE_LOG):
+        app = AssistApp(None, _assist_session(list(log)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(10):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            status = app.screen.query_one("#ax-status")
+            rows.append((app.screen.query_one("#ax-do-rumor").region.y, str(status.render())))
+    assert rows[0][0] == rows[1][0], rows  # two lines of status, then one: the same row for Rumor
