@@ -267,3 +267,27 @@ async def test_assistant_toolbar_stays_put_when_the_status_gets_shorter():
             status = app.screen.query_one("#ax-status")
             rows.append((app.screen.query_one("#ax-do-rumor").region.y, str(status.render())))
     assert rows[0][0] == rows[1][0], rows  # two lines of status, then one: the same row for Rumor
+
+
+@run_async
+async def test_assistant_setup_a_tapped_default_name_is_replaced_by_what_you_type():
+    """A tap on "Player 1" put the cursor mid-word, so typing Ann gave "PlayAnner 1"."""
+    from textual.widgets import Input
+
+    from tui.clue.assist import AssistApp
+
+    app = AssistApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        name = app.screen.query_one("#ax-name-0", Input)
+        assert name.value == "Player 1"
+        await pilot.click("#ax-name-0", offset=(5, 0))  # inside the word, as a finger lands
+        await pilot.pause()
+        await pilot.press("A", "n", "n")
+        await pilot.pause()
+        assert name.value == "Ann"
+        await pilot.click("#ax-name-0", offset=(2, 0))  # a name you typed: a tap only moves the cursor
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert name.value == "Axnn"
