@@ -291,3 +291,32 @@ async def test_assistant_setup_a_tapped_default_name_is_replaced_by_what_you_typ
         await pilot.press("x")
         await pilot.pause()
         assert name.value == "Axnn"
+
+
+@run_async
+async def test_on_paths_line_names_every_token_at_80x24():
+    """Three tokens on paths made "On paths: …" three lines in a box of two: the third was cut."""
+    from engine.clue import load_board
+    from tui.clue.model import abbreviations, short_names
+
+    board = load_board("red-keep")
+    table = new_table(4, seed=7)
+    app = UnmaskApp(table=table, session_id="paths", bot_delay=0)
+    squares = list(range(board.centre + 1, board.centre + 40, 3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        for count in (3, 6):
+            view = dict(table.view(0))
+            view["positions"] = dict(view["positions"])
+            for i, sus in enumerate(board.suspects[:count]):
+                view["positions"][sus] = squares[i]
+            screen.view = view
+            screen._redraw()
+            await pilot.pause()
+            box = screen.query_one("#paths")
+            text = " ".join(s.text for s in box.render_lines(box.region.reset_offset))
+            shown = [w.strip(":;,") for w in text.split()]
+            for sus in board.suspects[:count]:
+                name = short_names(board.suspects)[sus]
+                assert name in shown or abbreviations(board.suspects)[sus] in shown, (count, sus, shown)

@@ -6,6 +6,7 @@ and the widgets stay thin: they draw what these functions return and hold no rul
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -273,6 +274,35 @@ def on_paths(view: dict, board: Board) -> list[str]:
         if node > board.centre:
             out.append(f"{names[sus]}: {node_label(board, node)}")
     return out
+
+
+def paths_line(view: dict, board: Board, width: int, lines: int = 2) -> str:
+    """"On paths: …" in at most ``lines`` lines of ``width``: tokens on one square share it, and when
+    names are still too long they become initials (listed on the Players tab). "" when nobody is."""
+    squares: dict[int, list[str]] = {}
+    for sus in board.suspects:
+        node = view["positions"][sus]
+        if node > board.centre:
+            squares.setdefault(node, []).append(sus)
+    if not squares:
+        return ""
+    line = ""
+    for names in (short_names(board.suspects), abbreviations(board.suspects)):
+        parts = [f"{', '.join(names[s] for s in tokens)}: {node_label(board, node)}"
+                 for node, tokens in squares.items()]
+        line = "On paths: " + "; ".join(parts)
+        if _fits(line, width, lines):
+            break
+    return line
+
+
+def wrapped_lines(text: str, width: int) -> int:
+    """How many lines ``text`` takes, word-wrapped at ``width``."""
+    return len(textwrap.wrap(text, width))
+
+
+def _fits(text: str, width: int, lines: int) -> bool:
+    return wrapped_lines(text, width) <= lines
 
 
 def reachable(view: dict, board: Board) -> set[int]:

@@ -121,6 +121,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         self._sheet_ready = False
         self._name_width = 12
         self._cell_width = 4
+        self._paths_rows = 2  # the "On paths" line's height limit (app.tcss: 2)
         self._labels: dict[str, str] = {}
         self._sheet_drawn: dict[str, list[str]] = {}
         self._drawn: dict[str, str] = {}
@@ -208,9 +209,16 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         reach = m.reachable(v, b)
         me = v["characters"][self.seat]
         self.query_one(BoardView).show(m.board_cells(v, b, reach), me, set(v["characters"]))
-        paths = m.on_paths(v, b)
-        self._put("#paths", "On paths: " + "; ".join(paths) if paths else "")
-        self.query_one("#paths", Static).display = bool(paths)
+        width = self._paths_width()
+        paths = m.paths_line(v, b, width)
+        self._put("#paths", paths)
+        box = self.query_one("#paths", Static)
+        box.display = bool(paths)
+        # Two lines as a rule; more only when even initials need them (all six tokens on paths).
+        rows = min(max(2, m.wrapped_lines(paths, width)), 4)
+        if rows != self._paths_rows:
+            self._paths_rows = rows
+            box.styles.max_height = rows
         self._put("#hand-strip", self._hand_strip())
         self._render_log()
         self._render_sheet()
@@ -221,6 +229,11 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def _status_width(self) -> int:
         """Cells the header has for text (the screen's width less its padding)."""
         return max(self.app.size.width - 2, 20)
+
+    def _paths_width(self) -> int:
+        """Cells the "On paths" line has: the board's column less its padding."""
+        width = self.app.size.width
+        return max(width - (56 if width >= 110 else 33) - 2, 20)  # the side panel's width is in app.tcss
 
     def on_resize(self) -> None:
         """A narrower terminal gets a shorter header, never one cut at the dice."""
