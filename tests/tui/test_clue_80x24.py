@@ -320,3 +320,25 @@ async def test_on_paths_line_names_every_token_at_80x24():
             for sus in board.suspects[:count]:
                 name = short_names(board.suspects)[sus]
                 assert name in shown or abbreviations(board.suspects)[sus] in shown, (count, sus, shown)
+
+
+@run_async
+async def test_assistant_rumor_says_what_is_missing_in_one_plain_list():
+    """"Tap a suspect and a weapon and a location." read like a stutter."""
+    from tui.clue.assist import AssistApp
+
+    app = AssistApp("missing", _assist_session(TABLE_LOG[:1]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(10):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        await pilot.click("#ax-do-rumor")
+        await pilot.pause(0.1)
+        preview = app.screen.query_one("#ax-dlg-preview")
+        assert str(preview.render()).strip() == "Tap a suspect, a weapon and a location."
+        await pilot.click("#ax-pick-suspects-0")
+        await pilot.pause()
+        assert str(preview.render()).strip() == "Tap a weapon and a location."
+        await pilot.click("#ax-pick-weapons-0")
+        await pilot.pause()
+        assert str(preview.render()).strip() == "Tap a location."
