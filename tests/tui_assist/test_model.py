@@ -17,7 +17,7 @@ def test_sentences_cover_every_entry_type() -> None:
     )
     assert m.describe(log[4], me).endswith("Bob showed a card.")
     nobody = m.rumor_entry("Cat", [S[1], W[1], L[1]], ["Ann", "Bob"], None, None)
-    assert m.describe(nobody, me).endswith("I and Bob passed. Nobody showed.")
+    assert m.describe(nobody, me).endswith("Bob and I passed. Nobody showed.")
     assert m.describe({"type": "reveal", "player": "centre", "cards": [L[9]]}, me) == (
         "The centre pile revealed Red Keep location 10."
     )

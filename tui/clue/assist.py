@@ -349,6 +349,9 @@ class ClueAssistScreen(AssistScreenBase):
         status = self.query_one("#ax-status", Static)
         text, cls = self._status_text()
         status.update(Content(text))
+        # At 80 columns the status is one line or two as the counts shrink: always two lines, so the
+        # toolbar under it never jumps between taps.
+        status.styles.min_height = 2 if self.narrow else None
         status.set_class(cls == "-problem", "-problem")
         status.set_class(cls == "-solved", "-solved")
         head = self.query_one("#ax-sheet-head", Static)

@@ -254,7 +254,8 @@ class EntryDialog(Screen[dict[str, Any] | None]):
                    if self.query_one(f"#ax-pick-{cat}", Picker).value is None]
         by = self.query_one("#ax-pick-by", Picker).value
         if missing:
-            return None, "Tap a " + " and a ".join(missing) + "."
+            wanted = [f"a {what}" for what in missing]  # "Tap a suspect, a weapon and a location."
+            return None, "Tap " + (", ".join(wanted[:-1]) + " and " if len(wanted) > 1 else "") + wanted[-1] + "."
         if self.kind == "accusation":
             return {"type": "accusation", "by": by, "cards": cards, "correct": False}, ""
         shower = self.query_one("#ax-pick-shower", Picker).value

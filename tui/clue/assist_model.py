@@ -306,8 +306,9 @@ def describe(entry: Any, me: str | None = None) -> str:
             who = "I" if by == me else by
             text = f"{who} asked {_names(entry.get('cards'))}."
             passed = [str(p) for p in entry.get("passed") or []]
-            if passed:
-                text += " " + _people(["I" if p == me else p for p in passed]) + " passed."
+            if passed:  # "Cy, Dee and I passed": the others first, me last
+                names = [p for p in passed if p != me] + (["I"] if me in passed else [])
+                text += " " + _people(names) + " passed."
             shower, card = entry.get("shown_by"), entry.get("card")
             if shower is None:
                 return text + " Nobody showed."

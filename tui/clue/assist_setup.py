@@ -8,17 +8,21 @@ hidden, so adding, removing and reordering players never mounts or removes widge
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
 from tui.assist.widgets import Picker, ScrollColumn, Tap
 from tui.clue import assist_model as m
+
+DEFAULT_NAME = re.compile(r"Player \d+")  # the names the form starts with (and gives added seats)
 
 
 class PlayerRow(Horizontal):
@@ -56,6 +60,15 @@ class PlayerRow(Horizontal):
 
     def action_row(self, what: str) -> None:
         self.post_message(self.Act(self.index, what))
+
+    def on_click(self, event: Click) -> None:
+        """A tap on a name still called "Player 2" selects it, so what you type replaces it.
+
+        (Tab already selects a field's text; a tap put the cursor mid-word: "PlayAnner 2".)
+        """
+        name = self.query_one(f"#ax-name-{self.index}", Input)
+        if event.widget is name and DEFAULT_NAME.fullmatch(name.value):
+            name.call_after_refresh(name.select_all)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -19,55 +19,115 @@ from tui.clue.model import CellModel, abbreviations, short_names
 CENTRE_CELLS = {(1, 1), (1, 2), (2, 1), (2, 2)}
 
 
-def _wrap(words: list[tuple[str, str]], width: int) -> list[Text]:
-    """Greedy word wrap of styled words into lines of at most ``width`` cells."""
+def _wrap(words: list[tuple[str, str]], width: int) -> tuple[list[Text], bool]:
+    """Greedy word wrap of styled items into lines of at most ``width`` cells.
+
+    An item too long for a line ("Faceless Man" in 11 cells) gets lines of its own, broken at its
+    spaces. Returns the lines and whether anything still had to be cut.
+    """
     lines: list[Text] = []
     line = Text()
-    for word, style in words:
-        need = len(word) + (1 if line.cell_len else 0)
-        if line.cell_len and line.cell_len + need > width:
+    cut = False
+
+    def flush() -> None:
+        nonlocal line
+        if line.cell_len:
             lines.append(line)
             line = Text()
-        if line.cell_len:
-            line.append(" ")
-        line.append(word[:width], style=style)
-    if line.cell_len:
-        lines.append(line)
+
+    for word, style in words:
+        if len(word) <= width:
+            if line.cell_len and line.cell_len + 1 + len(word) > width:
+                flush()
+            if line.cell_len:
+                line.append(" ")
+            line.append(word, style=style)
+            continue
+        flush()
+        for piece in word.split():
+            if line.cell_len and line.cell_len + 1 + len(piece) > width:
+                flush()
+            if line.cell_len:
+                line.append(" ")
+            cut = cut or len(piece) > width
+            line.append(piece[:width], style=style)
+        flush()
+    flush()
+    return lines, cut
+
+
+def _passage_lines(dest: str, width: int) -> list[Text]:
+    """"⇄ Bedchamber" on one line when it fits (without the space if need be), else over two."""
+    for arrow in (f"⇄ {dest}", f"⇄{dest}"):
+        if len(arrow) <= width:
+            return [Text(arrow, style="italic")]
+    lines, _cut = _wrap([(f"⇄ {dest}", "italic")], width)
     return lines
 
 
 def cell_text(cell: CellModel, board: Board, me: str, players: set[str], width: int, height: int) -> Text:
-    """Lay out one cell's content in ``width`` x ``height``, preferring full names when they fit."""
+    """Lay out one cell's content in ``width`` x ``height``, preferring full names when they fit.
+
+    Nothing is cut or left out while a shorter form fits: full weapon names (broken at spaces), then
+    weapon initials, then every token as initials; only then does the passage lose its destination
+    (the arrow stays by the name). Initials are listed on the Players tab.
+    """
     width = max(width, 4)
     height = max(height, 1)
-    name = Text(cell.name[:width], style="bold")
-    tail = []
-    if cell.passage_to:
-        arrow = f"⇄ {cell.passage_to}"
-        if len(cell.name) + 2 <= width and height < 4:
-            name.append(" ⇄", style="bold")
-        else:
-            tail = [Text(arrow[:width], style="italic")]
 
     def token_style(s: str) -> str:
         if s == me:
             return "bold reverse"
         return "bold" if s in players else "dim"
 
-    body_room = height - 1 - len(tail)
-    best: list[Text] = []
     full_weapons = {w: w for w in board.weapons}
-    for suspects, weapons in ((short_names(board.suspects), full_weapons),
-                              (short_names(board.suspects), abbreviations(board.weapons)),
-                              (abbreviations(board.suspects), abbreviations(board.weapons))):
-        lines = _wrap([(suspects[s], token_style(s)) for s in cell.tokens], width)
-        lines += _wrap([(weapons[w], "italic") for w in cell.weapons], width)
-        best = lines
-        if len(lines) <= body_room:
+    short_sus, abbr_sus = short_names(board.suspects), abbreviations(board.suspects)
+    abbr_weapons = abbreviations(board.weapons)
+
+    def layouts() -> list[tuple[list[Text], bool]]:
+        out = []
+        for suspects, weapons, one_stream in ((short_sus, full_weapons, False), (short_sus, abbr_weapons, False),
+                                              (abbr_sus, abbr_weapons, True)):
+            sus = [(suspects[s], token_style(s)) for s in cell.tokens]
+            wea = [(weapons[w], "italic") for w in cell.weapons]
+            if one_stream:
+                out.append(_wrap(sus + wea, width))
+            else:
+                a, cut_a = _wrap(sus, width)
+                b, cut_b = _wrap(wea, width)
+                out.append((a + b, cut_a or cut_b))
+        return out
+
+    options = layouts()
+    name_text = cell.name[:width]
+    # (name line, tail lines) to try in turn: the passage's destination first, then only its arrow.
+    frames: list[tuple[Text, list[Text]]] = []
+    if cell.passage_to:
+        compact = next((f"{name_text}{sep}⇄" for sep in (" ", "") if len(name_text) + len(sep) + 1 <= width), None)
+        full = (Text(name_text, style="bold"), _passage_lines(cell.passage_to, width))
+        if compact and height < 4:
+            frames.append((Text(compact, style="bold"), []))
+        frames.append(full)
+        if compact and height >= 4:
+            frames.append((Text(compact, style="bold"), []))
+    else:
+        frames.append((Text(name_text, style="bold"), []))
+    chosen: tuple[Text, list[Text], list[Text]] | None = None
+    for name, tail in frames:
+        room = height - 1 - len(tail)
+        for lines, cut in options:
+            if not cut and len(lines) <= room:
+                chosen = (name, lines, tail)
+                break
+        if chosen:
             break
+    if chosen is None:  # nothing fits whole: the shortest form, as much of it as there is room for
+        name, tail = frames[-1]
+        chosen = (name, options[-1][0][: max(height - 1 - len(tail), 0)], tail)
+    name, body, tail = chosen
     out = Text()
     out.append_text(name)
-    for line in [*best[: max(body_room, 0)], *tail]:
+    for line in [*body, *tail]:
         out.append("\n")
         out.append_text(line)
     return out

@@ -54,8 +54,10 @@ class ClueDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.dialog_id}-box"):
             yield Static(self.title_text, classes="dialog-title", markup=False)  # names are text, never markup
-            # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move.
-            with VerticalScroll(classes="dialog-body"):
+            # The body scrolls and the buttons stay below it: a roll can offer 15 ways to move. It takes
+            # no focus of its own: Tab would stop on it with nothing shown as focused (the options
+            # scroll themselves into view, and the wheel still scrolls it).
+            with VerticalScroll(classes="dialog-body", can_focus=False):
                 text = self.text()
                 if text:
                     yield Static(text, classes="dialog-text", markup=False)
@@ -265,9 +267,15 @@ class AccuseDialog(ClueDialog):
     def text(self) -> str:
         return "Name the three cards in the envelope. A wrong accusation ends your chances."
 
+    @property
+    def narrow(self) -> bool:
+        """An 80-column dialog: the board's short place names, columns as wide as their names."""
+        return self.app.size.width < 110
+
     def _group(self, cat: str, cards: tuple[str, ...], gid: str) -> Choices:
         cand = self.candidates.get(cat, list(cards))
-        labels = [(("" if c in cand else "✗ ") + c, c) for c in cards]
+        short = dict(zip(self.board.locations, self.board.short, strict=False)) if self.narrow else {}
+        labels = [(("" if c in cand else "✗ ") + short.get(c, c), c) for c in cards]
         return Choices(labels, keep_selection=True, id=gid)
 
     def body(self) -> ComposeResult:
@@ -279,6 +287,14 @@ class AccuseDialog(ClueDialog):
                 with Vertical(classes=f"pick-column pick-{cat}"):
                     yield Static(label, classes="pick-label")
                     yield self._group(cat, cards, gid)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.narrow:
+            # Each column as wide as its longest option ("● ✗ Tyrion Lannister"), so none is cut.
+            for column in self.query(".pick-column"):
+                longest = max(len(label) for label, _value in column.query_one(Choices).options)
+                column.styles.width = f"{longest + 4}fr"
 
     def buttons(self) -> ComposeResult:
         yield Btn("Accuse…", id="accuse-go", variant="error", disabled=True)

@@ -6,6 +6,7 @@ and the widgets stay thin: they draw what these functions return and hold no rul
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -13,7 +14,8 @@ from engine.clue.board import Board, load_board, load_rules
 
 REASONS = {
     "solved": "solved the plot",
-    "unsolved": "everyone who could accuse was wrong: the plot stays unsolved",
+    # Wrong accusations, the White Walkers, or both: "everyone was wrong" was untrue when they mixed.
+    "unsolved": "nobody is left who may accuse: the plot stays unsolved",
     "all-eliminated": "the White Walkers eliminated everyone: nobody wins",
     "round-limit": "the round limit was reached: the plot stays unsolved",
 }
@@ -274,6 +276,35 @@ def on_paths(view: dict, board: Board) -> list[str]:
     return out
 
 
+def paths_line(view: dict, board: Board, width: int, lines: int = 2) -> str:
+    """"On paths: …" in at most ``lines`` lines of ``width``: tokens on one square share it, and when
+    names are still too long they become initials (listed on the Players tab). "" when nobody is."""
+    squares: dict[int, list[str]] = {}
+    for sus in board.suspects:
+        node = view["positions"][sus]
+        if node > board.centre:
+            squares.setdefault(node, []).append(sus)
+    if not squares:
+        return ""
+    line = ""
+    for names in (short_names(board.suspects), abbreviations(board.suspects)):
+        parts = [f"{', '.join(names[s] for s in tokens)}: {node_label(board, node)}"
+                 for node, tokens in squares.items()]
+        line = "On paths: " + "; ".join(parts)
+        if _fits(line, width, lines):
+            break
+    return line
+
+
+def wrapped_lines(text: str, width: int) -> int:
+    """How many lines ``text`` takes, word-wrapped at ``width``."""
+    return len(textwrap.wrap(text, width))
+
+
+def _fits(text: str, width: int, lines: int) -> bool:
+    return wrapped_lines(text, width) <= lines
+
+
 def reachable(view: dict, board: Board) -> set[int]:
     """Nodes the viewer may move to now (only while it is their move)."""
     if view["to_act"] != view["seat"]:
@@ -327,20 +358,37 @@ def legal_kinds(view: dict) -> set[str]:
     return {a[0] for a in view["legal"]}
 
 
-def status_line(view: dict, board: Board) -> str:
+def status_line(view: dict, board: Board, width: int | None = None) -> str:
+    """The header: board, round, who acts, walkers, plot deck and dice, in at most ``width`` cells.
+
+    When it is too long the least needed parts give way first (the board's name, then long labels,
+    then the actor's name is cut), so the dice at the end are never what gets cut off.
+    """
     seats = Seats.from_view(view)
-    parts = [board.name, f"Round {view['round']}"]
     if view["over"]:
-        parts.append("Game over")
+        actor_text = "Game over"
     else:
         actor = view["to_act"]
         mine = {"refute": "You show a card", "offer": "Your choice"}.get(view["phase"], "Your move")
-        parts.append(mine if actor == seats.me else f"{seats.names[actor]} to act")
-    parts.append(f"Walkers {view['walkers']}/8")
-    parts.append(f"Plot deck {view['plot_deck']}")
-    if view["dice"]:
-        parts.append("Dice " + "+".join(str(d) for d in view["dice"]))
-    return " · ".join(parts)
+        actor_text = mine if actor == seats.me else f"{seats.names[actor]} to act"
+    dice = "+".join(str(d) for d in view["dice"]) if view["dice"] else ""
+    w, deck = view["walkers"], view["plot_deck"]
+    variants = (
+        [board.name, f"Round {view['round']}", actor_text, f"Walkers {w}/8", f"Plot deck {deck}"]
+        + ([f"Dice {dice}"] if dice else []),
+        [f"Round {view['round']}", actor_text, f"Walkers {w}/8", f"Plot deck {deck}"]
+        + ([f"Dice {dice}"] if dice else []),
+        [f"R{view['round']}", actor_text, f"Walkers {w}/8", f"Plot {deck}"] + ([f"Dice {dice}"] if dice else []),
+    )
+    for parts in variants:
+        line = " · ".join(parts)
+        if width is None or len(line) <= width:
+            return line
+    rest = " · ".join(variants[-1][2:])
+    room = max(width - len(rest) - len(variants[-1][0]) - 6, 4)
+    if len(actor_text) > room:
+        actor_text = actor_text[: room - 1] + "…"
+    return " · ".join([variants[-1][0], actor_text, *variants[-1][2:]])
 
 
 def prompt(view: dict, board: Board) -> str:

@@ -120,6 +120,9 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         self._save_failed = False
         self._sheet_ready = False
         self._name_width = 12
+        self._cell_width = 4
+        self._paths_rows = 2  # the "On paths" line's height limit (app.tcss: 2)
+        self._labels: dict[str, str] = {}
         self._sheet_drawn: dict[str, list[str]] = {}
         self._drawn: dict[str, str] = {}
         self._actions_drawn: tuple | None = None
@@ -201,20 +204,41 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def _redraw(self) -> None:
         v = self.view
         b = self.board
-        self._put("#status", m.status_line(v, b))
+        self._put("#status", m.status_line(v, b, self._status_width()))
         self._put("#prompt", Text(m.prompt(v, b), style="bold"))
         reach = m.reachable(v, b)
         me = v["characters"][self.seat]
         self.query_one(BoardView).show(m.board_cells(v, b, reach), me, set(v["characters"]))
-        paths = m.on_paths(v, b)
-        self._put("#paths", "On paths: " + "; ".join(paths) if paths else "")
-        self.query_one("#paths", Static).display = bool(paths)
+        width = self._paths_width()
+        paths = m.paths_line(v, b, width)
+        self._put("#paths", paths)
+        box = self.query_one("#paths", Static)
+        box.display = bool(paths)
+        # Two lines as a rule; more only when even initials need them (all six tokens on paths).
+        rows = min(max(2, m.wrapped_lines(paths, width)), 4)
+        if rows != self._paths_rows:
+            self._paths_rows = rows
+            box.styles.max_height = rows
         self._put("#hand-strip", self._hand_strip())
         self._render_log()
         self._render_sheet()
         self._put("#hand", self._hand_text())
         self._put("#players", self._players_text())
         self._render_actions()
+
+    def _status_width(self) -> int:
+        """Cells the header has for text (the screen's width less its padding)."""
+        return max(self.app.size.width - 2, 20)
+
+    def _paths_width(self) -> int:
+        """Cells the "On paths" line has: the board's column less its padding."""
+        width = self.app.size.width
+        return max(width - (56 if width >= 110 else 33) - 2, 20)  # the side panel's width is in app.tcss
+
+    def on_resize(self) -> None:
+        """A narrower terminal gets a shorter header, never one cut at the dice."""
+        if self._sheet_ready:
+            self._put("#status", m.status_line(self.view, self.board, self._status_width()))
 
     def _render_log(self) -> None:
         log = self.query_one("#log", LogView)
@@ -238,10 +262,32 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         log.extend(new)
         self._log_n = last
 
+    def _sheet_layout(self) -> None:
+        """Fit the sheet to the side panel once, when it is built: card labels and column widths.
+
+        Four cells a column while the card names keep 11 characters, else three (five or six players
+        at 80 columns), so the envelope column is never pushed out of sight. Card labels are the
+        assistant's short labels (first names, "Poison", the board's short place names), never cut.
+        """
+        from tui.clue.assist_model import board_deck, short_labels
+
+        wide = self.app.size.width >= 110
+        room = (56 if wide else 33) - 1  # the side panel, less the sheet's scrollbar
+        columns = len(self.view["characters"]) + 1
+        self._cell_width = 4 if room - 4 * columns >= 11 else 3
+        self._name_width = min(22 if wide else 12, room - self._cell_width * columns)
+        deck = board_deck(self.board.id)
+        self._labels = short_labels(deck, self.board.id, self._name_width)  # every mark cell starts with a space
+
     def _sheet_columns(self) -> list[str]:
         seats = m.Seats.from_view(self.view)
-        names = [("You" if i == seats.me else seats.names[i])[:3] for i in range(len(seats.names))] + ["Env"]
-        return [f"{n:<4}" for n in names]
+        names = ["You" if i == seats.me else seats.names[i] for i in range(len(seats.names))]
+        if self._cell_width >= 4:
+            return [f"{n[:3]:<4}" for n in [*names, "Env"]]
+        heads = ["Me" if i == seats.me else n[:2] for i, n in enumerate(names)]
+        # Two players alike ("Bran", "Brienne"): those two by initial and seat number.
+        heads = [h if heads.count(h) == 1 else f"{h[:1]}{i + 1}" for i, h in enumerate(heads)]
+        return [f"{h:<3}" for h in [*heads, "En"]]
 
     def _render_sheet(self) -> None:
         from solvers.clue.sheet import Sheet
@@ -254,10 +300,11 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         self._lacks = sheet.lacks if getattr(self.app, "sheet_auto", False) else None
         rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks, self._lacks)
         table = self.query_one("#sheet", SheetTable)
-        cols = self._sheet_columns()
         if not self._sheet_ready:
             # Card names as long as the room allows when the sheet is built (the side panel is wider then).
-            self._name_width = 22 if self.app.size.width >= 110 else 12
+            self._sheet_layout()
+        cols = self._sheet_columns()
+        if not self._sheet_ready:
             table.add_column("Card", key="card")
             for i, name in enumerate(cols):
                 table.add_column(Text(name), key=f"c{i}")  # a player's name: text, not markup
@@ -277,17 +324,19 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
     def _sheet_cells(self, row: m.SheetRow) -> list[Text]:
         width = self._name_width
-        name = m.card_short(self.board, row.card) if width < 20 else row.card
+        name = self._labels.get(row.card, row.card)
         style = "bold" if row.category == "suspect" else ""
-        label = Text(name[: width - 1].ljust(width), style=style)
-        if row.note:
-            label = Text(name[: width - 2 - len(row.note)] + " ", style=style)
+        label = Text(name[:width].ljust(width), style=style)
+        if row.note and len(name) + 1 + len(row.note) <= width:  # the next cell starts with a space
+            label = Text(name + " ", style=style)
             label.append(f"{row.note}".ljust(width - label.cell_len), style="dim italic")
+        elif row.note:  # no room for "up" / "ctr" beside the name: the name whole, dim (the Hand tab says where)
+            label = Text(name[:width].ljust(width), style=f"{style} dim italic".strip())
         cells = [label]
         for value, known in zip(row.cells, row.known, strict=True):
             style = ("bold green" if known and value == "●" else "bold red" if known and value == "✗"
                      else "dim" if known else "bold yellow")
-            cells.append(Text(f" {value or ' '}  ", style=style))
+            cells.append(Text(f" {value or ' '} ".ljust(self._cell_width), style=style))
         return cells
 
     def _hand_text(self) -> Text:
