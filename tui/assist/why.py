@@ -164,7 +164,8 @@ class WhyScreen(ModalScreen[int | None]):
         else:
             said = [self.mod.fact_sentence(f) for f in lost]
             more = f" and {len(said) - 6} more" if len(said) > 6 else ""
-            text = f"Without {label}, {len(lost)} fact(s) would no longer be certain: " + "; ".join(said[:6]) + more
+            facts = f"{len(lost)} fact{'' if len(lost) == 1 else 's'}"
+            text = f"Without {label}, {facts} would no longer be certain: " + "; ".join(said[:6]) + more
         self.query_one("#why-rests", Static).update(text + "  · Tap or Enter: jump to it and edit it.")
 
     @on(OptionList.OptionSelected, "#why-list")

@@ -157,7 +157,7 @@ def _who(view: dict, seat: int | None) -> str:
     return "You" if seat == view["seat"] else place_name(view, seat)
 
 
-def _coins(k: int) -> str:
+def coins_text(k: int) -> str:
     return f"{k} coin" + ("" if k == 1 else "s")
 
 
@@ -173,7 +173,7 @@ def describe(ev: dict, view: dict) -> str | None:
             return base
         return base + ("es" if base.endswith(("s", "sh")) else "s")
     if t == "setup":
-        return (f"{len(ev['players'])} players, {ev['table']} table card(s); "
+        return (f"{len(ev['players'])} players, {ev['table']} table card{'' if ev['table'] == 1 else 's'}; "
                 f"everyone starts with {ev['coins'][0]} coins.")
     if t == "opening":
         return "Cards shown face up: " + ", ".join(
@@ -227,9 +227,9 @@ def describe(ev: dict, view: dict) -> str | None:
         if ev["right"]:
             return f"{target} named their mask right."
         pays = "pay" if ev["target"] == me else "pays"
-        return f"{target} named it wrong and {pays} {_coins(ev['paid'])} to {who}."
+        return f"{target} named it wrong and {pays} {coins_text(ev['paid'])} to {who}."
     if t == "fine":
-        return f"{who} {v('pay')} a fine of {_coins(ev['amount'])} to the courthouse."
+        return f"{who} {v('pay')} a fine of {coins_text(ev['amount'])} to the courthouse."
     if t == "end":
         return f"Game over: {winners_text(view, ev['winners'])} ({REASONS.get(ev['reason'], ev['reason'])})."
     return None
@@ -238,7 +238,7 @@ def describe(ev: dict, view: dict) -> str | None:
 def _power_sentence(ev: dict, view: dict, who: str, mk: str) -> str:
     bits = []
     if ev.get("gain") is not None:
-        bits.append(f"gain {_coins(ev['gain'])}")
+        bits.append(f"gain {coins_text(ev['gain'])}")
     if ev.get("targets") is not None and ev.get("paid") is not None and ev.get("a") is None:
         bits.append("take " + ", ".join(f"{k} from {_who(view, s)}" for s, k in zip(ev["targets"], ev["paid"],
                                                                                     strict=False)))

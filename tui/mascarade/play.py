@@ -196,7 +196,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             t.append("\n")
         t.append("\n")
         t.append("Courthouse: ", style="bold")
-        t.append(f"{v['court']} coin(s)\n")
+        t.append(f"{m.coins_text(v['court'])}\n")
         ann = v["announcement"]
         if ann:
             t.append("Announced: ", style="bold")
