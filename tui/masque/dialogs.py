@@ -16,15 +16,17 @@ from textual.widgets import Button, Static
 
 from engine.masque import SLOTS
 from tui.masque import model as m
+from tui.widgets.choicedialog import ChoiceDialog
 from tui.widgets.choices import Btn, Choices
 
 PLAN_DIRS = ("ccw", "stay", "cw")
 
 
-class ActionDialog(ModalScreen[Any]):
+class ActionDialog(ChoiceDialog):
     """Every legal action of this decision as a tappable list; picking one answers the dialog."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="masque-act-close")]
+    cancel_id = "masque-act-cancel"
     DEFAULT_CSS = """
     #masque-act-scroll { height: auto; max-height: 16; }
     """
@@ -47,20 +49,6 @@ class ActionDialog(ModalScreen[Any]):
                 )
             with Horizontal(classes="dialog-buttons"):
                 yield Btn("Cancel (esc)", id="masque-act-cancel")
-
-    def on_mount(self) -> None:
-        self.query_one(Choices).focus()
-
-    def on_choices_chosen(self, event: Choices.Chosen) -> None:
-        event.stop()
-        self.dismiss(event.value)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "masque-act-cancel":
-            self.dismiss(None)
 
 
 class PlanDialog(ModalScreen[Any]):

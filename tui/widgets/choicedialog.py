@@ -1,0 +1,53 @@
+"""Modal questions of the play screens that one tap answers: a group of :class:`Choices` and a way out.
+
+They never submit anything themselves: the play screen's callback gets the value picked (or None),
+so an illegal choice still ends in the engine's own sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.screen import ModalScreen
+from textual.widgets import Button
+
+from tui.widgets.choices import Choices
+
+
+class ChoiceDialog(ModalScreen[Any]):
+    """Answered by a pick in its (first) :class:`Choices`, which has the focus; Escape or the button
+    ``cancel_id`` closes it without an answer (None)."""
+
+    cancel_id = "cancel"
+
+    def on_mount(self) -> None:
+        self.query_one(Choices).focus()
+
+    def on_choices_chosen(self, event: Choices.Chosen) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == self.cancel_id:
+            self.dismiss(None)
+
+
+class OptionsDialog(ChoiceDialog):
+    """The question of decision ``kind``: a title, what the seat knows (``text``), the options to pick from.
+
+    Ids follow the kind: the options are ``#{kind}-opt`` and the way out ``#{kind}-cancel``."""
+
+    def __init__(self, kind: str, title: str, text: str, options: list[tuple[str, Any]], columns: int = 1) -> None:
+        super().__init__()
+        self.kind = kind
+        self.title_text = title
+        self.text = text
+        self._options = options
+        self.columns = columns
+        self.cancel_id = f"{kind}-cancel"
+
+    def options(self) -> list[tuple[str, Any]]:
+        return list(self._options)
