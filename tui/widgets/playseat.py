@@ -26,17 +26,18 @@ if TYPE_CHECKING:
 class PlaySeat(BotLoop):
     """Autosave, once-per-decision dialogs, why-not sentences and the end screen of a play screen."""
 
+    _timer: Timer | None = None
+    _log_n = 0  # how many of the seat's events the log shows
+    _asked: tuple | None = None  # the decision point whose dialog we already opened
+    _end_shown = False
+    _save_failed = False
+
     def __init__(self, table: Table, seat: int, session_id: str) -> None:
         super().__init__()
         self.table = table
         self.seat = seat
         self.session_id = session_id
         self.view: dict = table.view(seat)
-        self._timer: Timer | None = None
-        self._log_n = 0  # how many of the seat's events the log shows
-        self._asked: tuple | None = None  # the decision point whose dialog we already opened
-        self._end_shown = False
-        self._save_failed = False
         self._drawn: dict[str, Any] = {}
 
     def on_unmount(self) -> None:
