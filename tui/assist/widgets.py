@@ -7,7 +7,7 @@ focus stop for the keyboard: arrows move inside it, Enter or Space picks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,6 +31,14 @@ ASSIST_CSS = str(Path(__file__).with_name("assist.tcss"))
 # Layout breakpoints of every assistant screen: one panel below 100 columns, all above.
 BREAKPOINTS_H = [(0, "-ax-narrow"), (100, "-ax-wide")]
 BREAKPOINTS_V = [(0, "-ax-short"), (34, "-ax-tall")]
+
+
+def run_button(event: Button.Pressed, actions: Mapping[str, Callable[[], object]]) -> None:
+    """A press of one of the buttons ``actions`` names (by id) runs its action and goes no further."""
+    action = actions.get(event.button.id or "")
+    if action is not None:
+        event.stop()
+        action()
 
 
 class Tap(Button, can_focus=False):
