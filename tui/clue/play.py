@@ -447,11 +447,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         elif bid == "act-results":
             self.action_results()
         elif bid.startswith("act-"):
-            kind = bid.removeprefix("act-")
-            if kind in self._available():
-                self.action_act(kind)
-            else:
-                self.action_illegal(kind)
+            self._act_or_say_why(bid.removeprefix("act-"))
 
     def on_location_cell_clicked(self, event: LocationCell.Clicked) -> None:
         """Click a place: go there; out of reach this roll, walk toward it."""

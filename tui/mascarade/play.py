@@ -260,8 +260,4 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         if bid == "act-results":
             self.action_results()
         elif bid.startswith("act-"):
-            kind = bid.removeprefix("act-")
-            if kind in self._available():
-                self.action_act(kind)
-            else:
-                self.action_illegal(kind)
+            self._act_or_say_why(bid.removeprefix("act-"))

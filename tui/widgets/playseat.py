@@ -92,6 +92,16 @@ class PlaySeat(BotLoop):
         log.extend(new)
         self._log_n = last
 
+    def _act_or_say_why(self, kind: str) -> None:
+        """The button of action ``kind``: do it when the rules allow it now, else let the engine say why not.
+
+        For a screen with one button per kind of action: ``_available()`` (the kinds allowed now),
+        ``action_act(kind)`` and ``action_illegal(kind)`` (the bindings of the keys that are not allowed)."""
+        if kind in self._available():  # type: ignore[attr-defined]
+            self.action_act(kind)  # type: ignore[attr-defined]
+        else:
+            self.action_illegal(kind)  # type: ignore[attr-defined]
+
     def _session_to_save(self) -> Any:
         """Hook: the session written after every change (a screen may add its own extras)."""
         return self.table.to_session()
