@@ -7,7 +7,6 @@ straight to that game for ``human_seat`` and autosaves it after every action.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from tui.env import env_seconds
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -25,13 +26,7 @@ THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "tokyo-night", "so
 
 def default_bot_delay() -> float:
     """Seconds between two bot actions: ``UNMASK_BOT_DELAY`` or a pace a person can follow."""
-    raw = os.environ.get("UNMASK_BOT_DELAY")
-    if raw:
-        try:
-            return max(0.0, float(raw))
-        except ValueError:
-            pass
-    return READABLE_DELAY
+    return env_seconds("UNMASK_BOT_DELAY", READABLE_DELAY)
 
 
 class UnmaskCommands(Provider):

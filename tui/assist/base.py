@@ -12,11 +12,13 @@ solver call and everything drawn from its answer.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual import on, work
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
@@ -25,8 +27,9 @@ from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
+from tui.assist.setup import AssistSetupForm
 from tui.assist.why import FactFilter, WhyScreen
-from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, LogList, Tap
+from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, LogList, ScrollColumn, Tap
 from tui.storage import load_session, new_session_id, save_session, sessions_dir
 
 UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resume
@@ -35,6 +38,30 @@ UNDO_KEPT = 30  # earlier logs kept in the session file, so undo survives a resu
 def copy_json(data: Any) -> Any:
     """A deep copy of plain JSON data (what a worker thread gets, so nobody shares a list)."""
     return json.loads(json.dumps(data))
+
+
+def solve_and_before(solve: Callable[[list[Any], bool], dict[str, Any]], log: list[Any]) -> dict[str, Any]:
+    """The answer ``solve(log, True)``; on a contradiction the log before its last conflicting entry still
+    fits, so its answer ``solve(prefix, False)`` comes along as ``before`` (its notes stand in, marked stale)."""
+    result = solve(log, True)
+    if result.get("status") == "contradiction" and result.get("conflict"):
+        before = solve(log[: max(result["conflict"])], False)
+        if before.get("status") == "ok":
+            result["before"] = before
+    return result
+
+
+def answer_or_status(solve: Callable[[list[Any], bool], dict[str, Any]], log: list[Any],
+                     input_error: type[Exception], entry_of: Callable[[Any], tuple[str, int | None]]) -> dict[str, Any]:
+    """:func:`solve_and_before`, never an exception: bad input (``input_error``, whose message and log
+    entry ``entry_of`` tells) becomes an ``input_error`` status marking that entry, a failure an ``error``."""
+    try:
+        return solve_and_before(solve, log)
+    except input_error as e:
+        message, index = entry_of(e)
+        return {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
+    except Exception as e:  # a solver bug must not take the notes down
+        return {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
 
 
 def session_exists(session_id: str) -> bool:
@@ -178,6 +205,16 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
         self._save()
         self._show_mode()
 
+    @on(AssistSetupForm.Done)
+    def _setup_done(self, event: AssistSetupForm.Done) -> None:
+        event.stop()
+        self._begin(Session(game=self.GAME, mode="assist", config=event.config, log=[], extra=event.extra))
+
+    @on(AssistSetupForm.Cancelled)
+    def _setup_cancelled(self, event: AssistSetupForm.Cancelled) -> None:
+        event.stop()
+        self.action_close()
+
     def _new_setup_form(self) -> Widget:
         return self.SETUP_FORM(id=f"{self.FRAME}-setup")
 
@@ -228,6 +265,42 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
         self.dismiss(None)
 
     # ------------------------------------------------------------------ layout
+
+    def _compose_top(self) -> ComposeResult:
+        """The head line, the setup form (in setup mode) and the frame of a session that cannot be opened."""
+        yield Static(f"{self.GAME_TITLE} assistant", id=f"{self.FRAME}-head", classes="ax-title")
+        if self.mode == "setup":
+            yield self._new_setup_form()
+        with Vertical(id=f"{self.FRAME}-damaged"):
+            yield Static("", id=f"{self.FRAME}-damaged-text")
+            with Horizontal(classes="ax-form-buttons"):
+                yield Tap("New table", id=f"{self.PANEL}-damaged-new", variant="primary")
+                yield Tap("Close", id=f"{self.PANEL}-damaged-close")
+
+    def _compose_side(self, *, log_buttons: bool = True) -> ComposeResult:
+        """The side column: the log (with Edit / Delete below it unless the toolbar has them), then the advice."""
+        with Vertical(id=f"{self.FRAME}-side"):
+            with Vertical(id=f"{self.PANEL}-log-panel", classes="ax-panel"):
+                yield Static("Log", id=f"{self.FRAME}-log-head", classes="ax-panel-head")
+                with Horizontal(classes="ax-panel-row"):
+                    yield LogList(id=f"{self.FRAME}-log")
+                    yield ScrollColumn(lambda: self.query_one(f"#{self.FRAME}-log"), id=f"{self.PANEL}-log-scroll")
+                if log_buttons:
+                    with Horizontal(id=f"{self.PANEL}-log-buttons"):
+                        yield Tap("Edit", id=f"{self.PANEL}-do-edit")
+                        yield Tap("Delete", id=f"{self.PANEL}-do-delete")
+            yield from self._compose_text_panel("advice", "Advice", "advice")
+
+    def _compose_text_panel(self, view: str, title: str, *texts: str) -> ComposeResult:
+        """A panel of text that scrolls (the Statics ``{PANEL}-{text}``, empty until drawn), with scroll buttons."""
+        with Vertical(id=f"{self.PANEL}-{view}-panel", classes="ax-panel"):
+            yield Static(title, id=f"{self.PANEL}-{view}-head", classes="ax-panel-head")
+            with Horizontal(classes="ax-panel-row"):
+                with VerticalScroll(id=f"{self.PANEL}-{view}-scroll"):
+                    for text in texts:
+                        yield Static("", id=f"{self.PANEL}-{text}")
+                yield ScrollColumn(lambda: self.query_one(f"#{self.PANEL}-{view}-scroll"),
+                                   id=f"{self.PANEL}-{view}-btns")
 
     @property
     def narrow(self) -> bool:

@@ -7,7 +7,7 @@ focus stop for the keyboard: arrows move inside it, Enter or Space picks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,6 +21,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from tui.widgets.choices import GRID_MOVES, GridCursor
+from tui.widgets.scroll import scroll_by_button
+
 # The stylesheet every assistant screen shares; absolute, since Textual resolves a relative
 # CSS_PATH beside the module that defines the screen, and each game's screens live in its wing.
 ASSIST_CSS = str(Path(__file__).with_name("assist.tcss"))
@@ -28,6 +31,14 @@ ASSIST_CSS = str(Path(__file__).with_name("assist.tcss"))
 # Layout breakpoints of every assistant screen: one panel below 100 columns, all above.
 BREAKPOINTS_H = [(0, "-ax-narrow"), (100, "-ax-wide")]
 BREAKPOINTS_V = [(0, "-ax-short"), (34, "-ax-tall")]
+
+
+def run_button(event: Button.Pressed, actions: Mapping[str, Callable[[], object]]) -> None:
+    """A press of one of the buttons ``actions`` names (by id) runs its action and goes no further."""
+    action = actions.get(event.button.id or "")
+    if action is not None:
+        event.stop()
+        action()
 
 
 class Tap(Button, can_focus=False):
@@ -73,16 +84,11 @@ class Option(Static, can_focus=False):
             self.post_message(self.Tapped(self))
 
 
-class Picker(Widget, can_focus=True):
+class Picker(GridCursor, Widget, can_focus=True):
     """A grid of options, single or multiple choice, that posts :class:`Picker.Changed` on a pick."""
 
     BINDINGS = [
-        Binding("up", "move(-1, 'row')", "Previous", show=False),
-        Binding("down", "move(1, 'row')", "Next", show=False),
-        Binding("left", "move(-1, 'col')", "Left", show=False),
-        Binding("right", "move(1, 'col')", "Right", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
+        *GRID_MOVES,
         Binding("enter,space", "toggle_current", "Pick", key_display="space"),
     ]
 
@@ -223,19 +229,6 @@ class Picker(Widget, can_focus=True):
                 return None
         return True
 
-    def action_move(self, delta: int, axis: str) -> None:
-        if not self.options:
-            return
-        step = delta if axis == "col" else delta * self.columns
-        self.current = min(max(self.current + step, 0), len(self.options) - 1)
-        self._paint()
-        self._buttons()[self.current].scroll_visible(animate=False)
-
-    def action_jump(self, index: int) -> None:
-        if self.options:
-            self.current = index % len(self.options)
-            self._paint()
-
     def on_option_tapped(self, event: Option.Tapped) -> None:
         event.stop()
         buttons = self._buttons()
@@ -259,14 +252,8 @@ class ScrollColumn(Vertical):
         event.stop()
         widget = self.target()
         what = (event.button.id or "").rsplit("-", 1)[-1]
-        if what == "top":
-            widget.scroll_home(animate=False)
-        elif what == "end":
-            widget.scroll_end(animate=False)
-        elif what == "up":
-            widget.scroll_page_up(animate=False)
-        elif what == "down":
-            widget.scroll_page_down(animate=False)
+        if what in ("top", "up", "down", "end"):
+            scroll_by_button(widget, what)
 
 
 class KeyBar(Static):

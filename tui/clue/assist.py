@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
 from solvers.clue.solver import SolverInputError, solve
-from tui.assist.base import UNDO_KEPT, AssistScreenBase
+from tui.assist.base import UNDO_KEPT, AssistScreenBase, answer_or_status
 from tui.assist.base import copy_json as _copy
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
 from tui.clue import assist_model as m
@@ -42,19 +42,8 @@ VIEWS = ("sheet", "log", "advice")
 
 def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
     """The exact answer, never an exception: bad input and solver failures become a status."""
-    try:
-        result = solve(config, log).to_json()
-        if result["status"] == "contradiction" and result["conflict"]:
-            # The log up to the last conflicting entry is consistent: its notes stand in, marked stale.
-            before = solve(config, log[: max(result["conflict"])]).to_json()
-            if before["status"] == "ok":
-                result["before"] = before
-    except SolverInputError as e:
-        index = getattr(e, "entry_index", None)
-        result = {"status": "input_error", "message": str(e.args[0]), "conflict": [] if index is None else [index]}
-    except Exception as e:  # a solver bug must not take the notes down
-        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
-    return result
+    return answer_or_status(lambda entries, _whole: solve(config, entries).to_json(), log, SolverInputError,
+                            lambda e: (str(e.args[0]), getattr(e, "entry_index", None)))
 
 
 class ClueAssistScreen(AssistScreenBase):
@@ -105,14 +94,7 @@ class ClueAssistScreen(AssistScreenBase):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Static("Clue assistant", id="ax-head", classes="ax-title")
-        if self.mode == "setup":
-            yield SetupForm(id="ax-setup")
-        with Vertical(id="ax-damaged"):
-            yield Static("", id="ax-damaged-text")
-            with Horizontal(classes="ax-form-buttons"):
-                yield Tap("New table", id="ax-damaged-new", variant="primary")
-                yield Tap("Close", id="ax-damaged-close")
+        yield from self._compose_top()
         with Vertical(id="ax-main"):
             yield Static("", id="ax-status")
             with Horizontal(id="ax-toolbar"):
@@ -134,21 +116,7 @@ class ClueAssistScreen(AssistScreenBase):
                         yield SheetTable(id="ax-sheet")
                         yield ScrollColumn(lambda: self.query_one("#ax-sheet"), id="ax-sheet-scroll")
                     yield Static("", id="ax-sheet-detail")
-                with Vertical(id="ax-side"):
-                    with Vertical(id="ax-log-panel", classes="ax-panel"):
-                        yield Static("Log", id="ax-log-head", classes="ax-panel-head")
-                        with Horizontal(classes="ax-panel-row"):
-                            yield LogList(id="ax-log")
-                            yield ScrollColumn(lambda: self.query_one("#ax-log"), id="ax-log-scroll")
-                        with Horizontal(id="ax-log-buttons"):
-                            yield Tap("Edit", id="ax-do-edit")
-                            yield Tap("Delete", id="ax-do-delete")
-                    with Vertical(id="ax-advice-panel", classes="ax-panel"):
-                        yield Static("Advice", id="ax-advice-head", classes="ax-panel-head")
-                        with Horizontal(classes="ax-panel-row"):
-                            with VerticalScroll(id="ax-advice-scroll"):
-                                yield Static("", id="ax-advice")
-                            yield ScrollColumn(lambda: self.query_one("#ax-advice-scroll"), id="ax-advice-btns")
+                yield from self._compose_side()
         yield KeyBar(id="ax-keys")
 
     @classmethod
@@ -191,18 +159,6 @@ class ClueAssistScreen(AssistScreenBase):
         if kind == "face_up":
             return True if m.face_up_count(self.config) else None
         return True
-
-    # ------------------------------------------------------------------ setup
-
-    @on(SetupForm.Done)
-    def _setup_done(self, event: SetupForm.Done) -> None:
-        event.stop()
-        self._begin(Session(game="clue", mode="assist", config=event.config, log=[]))
-
-    @on(SetupForm.Cancelled)
-    def _setup_cancelled(self, event: SetupForm.Cancelled) -> None:
-        event.stop()
-        self.action_close()
 
     # ------------------------------------------------------------------ changes to the log
 

@@ -14,10 +14,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
-from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, ScrollColumn, Tap
+from tui.assist.dialog import AssistEntryDialog
+from tui.assist.widgets import Picker
 from tui.clue import assist_model as m
 
 NOBODY = "\x00nobody"
@@ -32,22 +32,17 @@ TITLES = {
 LABEL_WIDTH = 12
 
 
-class EntryDialog(Screen[dict[str, Any] | None]):
+class EntryDialog(AssistEntryDialog):
     """Enter or edit one log entry of ``kind``; dismisses with the entry, or None when cancelled.
 
     A full (opaque) screen rather than a modal one: it covers the notes anyway, and a modal screen
     would redraw the whole sheet beneath it on every tap, which a tablet feels.
     """
 
-    CSS_PATH = ASSIST_CSS
-    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
-    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
     BINDINGS: ClassVar = [
         Binding("tab", "app.focus_next", "Next group", id="assist.dialog.next"),
         Binding("ctrl+s", "save", "Save", id="assist.dialog.save"),
         Binding("escape", "cancel", "Cancel", id="assist.dialog.cancel"),
-        Binding("pagedown", "scroll_body(1)", "Scroll", show=False),
-        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
     ]
 
     def __init__(self, kind: str, config: Mapping[str, Any], log: Sequence[Any] = (),
@@ -72,26 +67,19 @@ class EntryDialog(Screen[dict[str, Any] | None]):
         """One card per category (a rumor or an accusation) rather than any set of cards."""
         return self.kind in ("rumor", "accusation")
 
-    def compose(self) -> ComposeResult:
-        title = TITLES[self.kind] if self.entry is None else f"Edit: {TITLES[self.kind].lower()}"
-        with Vertical(id="ax-dialog"):
-            yield Static(title, id="ax-dlg-title")
-            with Horizontal(id="ax-dlg-main"):
-                with VerticalScroll(id="ax-dlg-body"), Horizontal(id="ax-dlg-columns"):
-                    with Vertical(id="ax-dlg-cards"):
-                        for cat in m.CATEGORIES:
-                            yield Static(m.CATEGORY_TITLES[cat], classes="ax-dlg-label")
-                            options = [(self.labels[c], c) for c in self.deck[cat]]
-                            yield Picker(options, multi=not self.single, columns=3, id=f"ax-pick-{cat}",
-                                         classes="ax-cards")
-                    with Vertical(id="ax-dlg-people"):
-                        yield from self._people()
-                yield ScrollColumn(lambda: self.query_one("#ax-dlg-body"), id="ax-dlg-scroll")
-            yield Static("", id="ax-dlg-preview")
-            with Horizontal(id="ax-dlg-buttons"):
-                yield Tap("Save", id="ax-dlg-save", variant="primary")
-                yield Tap("Cancel", id="ax-dlg-cancel")
-        yield KeyBar(id="ax-keys")
+    def _title(self) -> str:
+        return TITLES[self.kind] if self.entry is None else f"Edit: {TITLES[self.kind].lower()}"
+
+    def _body(self) -> ComposeResult:
+        with Horizontal(id="ax-dlg-columns"):
+            with Vertical(id="ax-dlg-cards"):
+                for cat in m.CATEGORIES:
+                    yield Static(m.CATEGORY_TITLES[cat], classes="ax-dlg-label")
+                    options = [(self.labels[c], c) for c in self.deck[cat]]
+                    yield Picker(options, multi=not self.single, columns=3, id=f"ax-pick-{cat}",
+                                 classes="ax-cards")
+            with Vertical(id="ax-dlg-people"):
+                yield from self._people()
 
     def _people(self) -> ComposeResult:
         names = m.player_labels(self.players, 9)
@@ -278,14 +266,7 @@ class EntryDialog(Screen[dict[str, Any] | None]):
                 most = m.face_up_count(self.config)
                 help_text.update(f"Tap the cards lying face up.\n{len(self._cards())} of {most} picked.")
         entry, problem = self.build()
-        preview = self.query_one("#ax-dlg-preview", Static)
-        if entry is None:
-            preview.update(problem)
-            preview.set_class(bool(self.problem), "-problem")
-        else:
-            self.problem = ""
-            preview.update(m.describe(entry, self.me))
-            preview.set_class(False, "-problem")
+        self._preview(None if entry is None else m.describe(entry, self.me), problem)
 
     @on(Picker.Changed)
     def _picked(self, event: Picker.Changed) -> None:
@@ -297,30 +278,3 @@ class EntryDialog(Screen[dict[str, Any] | None]):
 
     # ------------------------------------------------------------------ actions
 
-    def action_save(self) -> None:
-        entry, problem = self.build()
-        if entry is None:
-            self.problem = problem
-            preview = self.query_one("#ax-dlg-preview", Static)
-            preview.update(problem)
-            preview.add_class("-problem")
-            return
-        self.dismiss(entry)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_scroll_body(self, direction: int) -> None:
-        body = self.query_one("#ax-dlg-body")
-        if direction > 0:
-            body.scroll_page_down(animate=False)
-        else:
-            body.scroll_page_up(animate=False)
-
-    @on(Button.Pressed, "#ax-dlg-save")
-    def _save_pressed(self) -> None:
-        self.action_save()
-
-    @on(Button.Pressed, "#ax-dlg-cancel")
-    def _cancel_pressed(self) -> None:
-        self.action_cancel()

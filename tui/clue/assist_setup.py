@@ -14,12 +14,13 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from tui.assist.widgets import Picker, ScrollColumn, Tap
+from tui.assist.setup import AssistSetupForm
+from tui.assist.widgets import Picker, Tap
 from tui.clue import assist_model as m
 
 DEFAULT_NAME = re.compile(r"Player \d+")  # the names the form starts with (and gives added seats)
@@ -76,7 +77,7 @@ class PlayerRow(Horizontal):
         self.post_message(self.Act(self.index, what))
 
 
-class SetupForm(Vertical):
+class SetupForm(AssistSetupForm):
     """The whole form; posts :class:`SetupForm.Done` with a validated config, or ``Cancelled``."""
 
     BINDINGS: ClassVar = [
@@ -86,49 +87,33 @@ class SetupForm(Vertical):
         Binding("escape", "cancel", "Cancel", id="assist.setup.cancel"),
     ]
 
-    class Done(Message):
-        def __init__(self, config: dict[str, Any]) -> None:
-            super().__init__()
-            self.config = config
-
-    class Cancelled(Message):
-        pass
-
     def __init__(self, data: m.SetupData | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.data = data or m.SetupData()
-        self.errors: list[str] = []
 
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="ax-setup-main"):
-            with VerticalScroll(id="ax-setup-scroll"):
-                yield Static("Board", classes="ax-label")
-                yield Picker([(t, b) for b, t in m.BOARD_CHOICES], columns=3,
-                             allow_none=False, selected=[self.data.board], id="ax-board")
-                with Vertical(id="ax-custom"):
-                    for cat in m.CATEGORIES:
-                        with Horizontal(classes="ax-custom-row"):
-                            yield Static(m.CATEGORY_TITLES[cat], classes="ax-custom-label")
-                            yield Input(self.data.custom.get(cat, ""), id=f"ax-custom-{cat}",
-                                        classes="ax-input ax-custom-input",
-                                        placeholder=f"{cat}, separated by commas")
-                yield Static("Players in seat order, clockwise", classes="ax-label")
-                yield Static("Tap Me on your own row; ▲ ▼ change seats; hand sizes are editable.",
-                             classes="ax-hint")
-                for i in range(m.MAX_PLAYERS):
-                    yield PlayerRow(i)
-                with Horizontal(classes="ax-form-buttons"):
-                    yield Tap("+ Add player", id="ax-add")
-                    yield Tap("Equal hands", id="ax-equal")
-                yield Static("Cards left over after equal hands", classes="ax-label")
-                yield Picker([("Face up", False), ("Face-down centre pile", True)], columns=2,
-                             allow_none=False, selected=[self.data.centre], id="ax-centre")
-                yield Static("", id="ax-summary")
-                yield Static("", id="ax-errors")
-            yield ScrollColumn(lambda: self.query_one("#ax-setup-scroll"), id="ax-setup-scrollbtns")
-        with Horizontal(id="ax-setup-buttons", classes="ax-form-buttons"):
-            yield Tap("Start", id="ax-start", variant="primary")
-            yield Tap("Cancel", id="ax-cancel")
+    def _fields(self) -> ComposeResult:
+        yield Static("Board", classes="ax-label")
+        yield Picker([(t, b) for b, t in m.BOARD_CHOICES], columns=3,
+                     allow_none=False, selected=[self.data.board], id="ax-board")
+        with Vertical(id="ax-custom"):
+            for cat in m.CATEGORIES:
+                with Horizontal(classes="ax-custom-row"):
+                    yield Static(m.CATEGORY_TITLES[cat], classes="ax-custom-label")
+                    yield Input(self.data.custom.get(cat, ""), id=f"ax-custom-{cat}",
+                                classes="ax-input ax-custom-input",
+                                placeholder=f"{cat}, separated by commas")
+        yield Static("Players in seat order, clockwise", classes="ax-label")
+        yield Static("Tap Me on your own row; ▲ ▼ change seats; hand sizes are editable.",
+                     classes="ax-hint")
+        for i in range(m.MAX_PLAYERS):
+            yield PlayerRow(i)
+        with Horizontal(classes="ax-form-buttons"):
+            yield Tap("+ Add player", id="ax-add")
+            yield Tap("Equal hands", id="ax-equal")
+        yield Static("Cards left over after equal hands", classes="ax-label")
+        yield Picker([("Face up", False), ("Face-down centre pile", True)], columns=2,
+                     allow_none=False, selected=[self.data.centre], id="ax-centre")
+        yield Static("", id="ax-summary")
 
     def on_mount(self) -> None:
         self.refresh_form()
@@ -161,9 +146,7 @@ class SetupForm(Vertical):
         self.query_one("#ax-add", Tap).disabled = n >= m.MAX_PLAYERS
         self.query_one("#ax-equal", Tap).disabled = d.hand_sizes is None
         self.query_one("#ax-summary", Static).update(d.summary())
-        errors = self.query_one("#ax-errors", Static)
-        errors.update("\n".join(f"• {e}" for e in self.errors))
-        errors.display = bool(self.errors)
+        self._show_errors()
 
     def _custom_sizes(self) -> list[str]:
         if self.data.hand_sizes is None or len(self.data.hand_sizes) != len(self.data.players):
@@ -272,18 +255,10 @@ class SetupForm(Vertical):
         self.refresh_form()
         self.query_one(f"#ax-name-{len(d.players) - 1}", Input).focus()
 
-    def action_start(self) -> None:
+    def _checked(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None, list[str]]:
         self._read_inputs()  # what the fields show now, before this change is drawn over them
         config, errors = self.data.validate()
-        self.errors = errors
-        self.refresh_form()
-        if config is None:
-            self.query_one("#ax-setup-scroll", VerticalScroll).scroll_end(animate=False)
-            return
-        self.post_message(self.Done(config))
-
-    def action_cancel(self) -> None:
-        self.post_message(self.Cancelled())
+        return config, None, errors
 
     @on(Button.Pressed, "#ax-add")
     def _add(self, event: Button.Pressed) -> None:
@@ -299,13 +274,3 @@ class SetupForm(Vertical):
     def _equal(self, event: Button.Pressed) -> None:
         event.stop()
         self.action_equal_hands()
-
-    @on(Button.Pressed, "#ax-start")
-    def _start(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_start()
-
-    @on(Button.Pressed, "#ax-cancel")
-    def _cancel(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_cancel()

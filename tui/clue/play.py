@@ -17,16 +17,15 @@ from textual.coordinate import Coordinate
 from textual.events import Click
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
 
-from engine.core import IllegalAction
 from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
-from tui.widgets.botloop import UNDO_HELP, BotLoop
+from tui.widgets.botloop import UNDO_HELP
 from tui.widgets.choices import Btn
 from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
+from tui.widgets.playseat import PlaySeat
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -83,7 +82,7 @@ class SheetTable(DataTable):
             self.post_message(self.MarkRequested(event.coordinate.row, event.coordinate.column))
 
 
-class PlayScreen(BotLoop, DrawOnce, Screen):
+class PlayScreen(PlaySeat, DrawOnce, Screen):
     """Board, hand, detective sheet, log, and an action bar; bots play on a timer."""
 
     HELP_TITLE = "Clue: play"
@@ -102,29 +101,19 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     ]
 
     def __init__(self, table: Table, seat: int, session_id: str, marks: dict | None = None) -> None:
-        super().__init__()
+        super().__init__(table, seat, session_id)
         from engine.clue.board import load_board
 
-        self.table = table
-        self.seat = seat
-        self.session_id = session_id
         self._marks_given = marks is not None
         self.marks: dict[str, str] = {k: v for k, v in (marks or {}).items()
                                       if isinstance(k, str) and v in m.MARKS}
         self.board = load_board(table.config.board)
-        self.view: dict = table.view(seat)
-        self._timer: Timer | None = None
-        self._log_n = 0
-        self._asked: tuple | None = None  # the decision point whose dialog we already opened
-        self._end_shown = False
-        self._save_failed = False
         self._sheet_ready = False
         self._name_width = 12
         self._cell_width = 4
         self._paths_rows = 2  # the "On paths" line's height limit (app.tcss: 2)
         self._labels: dict[str, str] = {}
         self._sheet_drawn: dict[str, list[str]] = {}
-        self._drawn: dict[str, str] = {}
         self._actions_drawn: tuple | None = None
         self._holder: dict = {}
         self._lacks: dict[int, set[str]] | None = None
@@ -172,13 +161,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if isinstance(marks, dict):
             self.marks = {k: v for k, v in marks.items() if isinstance(k, str) and v in m.MARKS}
 
-    def on_unmount(self) -> None:
-        self._stop_timer()
-
-    def on_screen_resume(self) -> None:
-        """Back from help, settings or a dialog: ask now if a bot's move needs an answer meanwhile."""
-        if self.is_mounted and self._sheet_ready:
-            self._maybe_ask()
+    def _ready_to_ask(self) -> bool:
+        return self._sheet_ready
 
     # ----------------------------------------------------------------- the loop
 
@@ -187,17 +171,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         v = self.view
         if v["to_act"] != self.seat or v["phase"] not in AUTO_DIALOG:
             return
-        point = (len(self.table.log), v["phase"])
-        if point == self._asked or self.app.screen is not self:
-            return
-        self._asked = point
-        self.open_dialog(AUTO_DIALOG[v["phase"]])
-
-    def _show_end(self) -> None:
-        if self._end_shown:
-            return
-        self._end_shown = True
-        self.call_after_refresh(self.action_results)
+        if self._first_ask((len(self.table.log), v["phase"])):
+            self.open_dialog(AUTO_DIALOG[v["phase"]])
 
     # ----------------------------------------------------------------- drawing
 
@@ -241,26 +216,16 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             self._put("#status", m.status_line(self.view, self.board, self._status_width()))
 
     def _render_log(self) -> None:
-        log = self.query_one("#log", LogView)
-        events = self.view["events"]
-        last = events[-1]["n"] + 1 if events else 0
-        if last < self._log_n:  # undo: start again
-            log.reset()
-            self._log_n = 0
         seats = m.Seats.from_view(self.view)
-        new = []
-        for ev in events:
-            if ev["n"] < self._log_n:
-                continue
-            line = m.describe(ev, seats, self.board)
-            if line:
-                style = "bold" if ev["t"] in ("turn", "end") else ""
-                if ev["t"] in ("show", "peek", "aside", "centre_look", "hand") and seats.me in (
-                        ev.get("seat"), ev.get("to"), ev.get("target")):
-                    style = "bold green"
-                new.append(Text(line, style=style))
-        log.extend(new)
-        self._log_n = last
+
+        def style(ev: dict) -> str:
+            if ev["t"] in ("show", "peek", "aside", "centre_look", "hand") and seats.me in (
+                    ev.get("seat"), ev.get("to"), ev.get("target")):
+                return "bold green"
+            return "bold" if ev["t"] in ("turn", "end") else ""
+
+        self._show_events(self.query_one("#log", LogView), self.view["events"],
+                          lambda ev: m.describe(ev, seats, self.board), style)
 
     def _sheet_layout(self) -> None:
         """Fit the sheet to the side panel once, when it is built: card labels and column widths.
@@ -462,18 +427,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             reason = custom[kind]
         self.notify(reason, title="Not allowed", severity="warning", markup=False)
 
-    def _why_not(self, action: tuple) -> str | None:
-        """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""
-        from solvers.table import Table
-
-        try:
-            Table.from_session(self.table.to_session()).submit(self.seat, action)
-        except IllegalAction as e:
-            return str(e)
-        except Exception:
-            return "That is not possible now."
-        return None
-
     def open_dialog(self, kind: str) -> None:
         from tui.clue import dialogs as d
 
@@ -521,14 +474,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
         self.app.push_screen(ConfirmDialog(accuse_question(action), yes="Accuse", title="Accuse?"), confirmed)
 
-    def action_undo(self) -> None:
-        self._stop_timer()
-        if not self.table.undo(self.seat):
-            self.notify(self.table.why_no_undo(self.seat), title="Undo")
-        self._asked = None
-        self._save()
-        self.sync()
-
     def action_results(self) -> None:
         from tui.clue.end import EndScreen
 
@@ -551,11 +496,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         elif bid == "act-results":
             self.action_results()
         elif bid.startswith("act-"):
-            kind = bid.removeprefix("act-")
-            if kind in self._available():
-                self.action_act(kind)
-            else:
-                self.action_illegal(kind)
+            self._act_or_say_why(bid.removeprefix("act-"))
 
     def on_location_cell_clicked(self, event: LocationCell.Clicked) -> None:
         """Click a place: go there; out of reach this roll, walk toward it."""
@@ -600,17 +541,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
 
     # ----------------------------------------------------------------- saving
 
-    def _save(self) -> None:
-        from tui.storage import save_session
-
-        try:
-            session = self.table.to_session()
-            session.extra["clue_marks"] = dict(self.marks)
-            save_session(session, self.session_id)
-        except Exception as e:
-            if not self._save_failed:
-                self.notify(f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
-                            severity="error", title="Autosave")
-            self._save_failed = True
-        else:
-            self._save_failed = False
+    def _session_to_save(self) -> Any:
+        """The table's session with this seat's sheet marks, which only the screen knows."""
+        session = self.table.to_session()
+        session.extra["clue_marks"] = dict(self.marks)
+        return session

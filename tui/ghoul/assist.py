@@ -16,18 +16,18 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events, on
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.session import Session, SessionError
 from solvers.ghoul.flow import DEFAULT_EXCHANGE_CHANCE
-from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists
-from tui.assist.widgets import BREAKPOINTS_H, KeyBar, LogList, ScrollColumn, Tap
+from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists, solve_and_before
+from tui.assist.widgets import KeyBar, Tap
 from tui.ghoul import assist_model as g
 from tui.ghoul.assist_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
 
@@ -42,13 +42,7 @@ def solve_log(config: Mapping[str, Any], log: list[Any]) -> dict[str, Any]:
     from solvers.ghoul.solver import SolverInputError, solve
 
     try:
-        result = solve(config, log)
-        if result.get("status") == "contradiction" and result.get("conflict"):
-            # The log before the last conflicting entry fits: its notes stand in, marked stale.
-            before = solve(config, log[: max(result["conflict"])])
-            if before.get("status") == "ok":
-                result["before"] = before
-        return result
+        return solve_and_before(lambda entries, _whole: solve(config, entries), log)
     except SolverInputError as e:
         return {"status": "error", "message": str(e).splitlines()[0], "conflict": []}
     except Exception as e:  # a solver bug must not take the notes down
@@ -254,14 +248,7 @@ class GhoulAssistScreen(AssistScreenBase):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Static("Tokyo Ghoul assistant", id="ax-head", classes="ax-title")
-        if self.mode == "setup":
-            yield GhoulSetup(wide=self.app.size.width >= BREAKPOINTS_H[1][0], id="ax-setup")
-        with Vertical(id="ax-damaged"):
-            yield Static("", id="ax-damaged-text")
-            with Horizontal(classes="ax-form-buttons"):
-                yield Tap("New table", id="gx-damaged-new", variant="primary")
-                yield Tap("Close", id="gx-do-close2")
+        yield from self._compose_top()
         with Vertical(id="ax-main"):
             yield Static("", id="ax-status")
             with Vertical(id="gx-toolbar"):
@@ -276,25 +263,8 @@ class GhoulAssistScreen(AssistScreenBase):
                 yield Tap("Advice", id="ax-tab-advice", classes="ax-tab")
                 yield Tap("✕ Close", id="gx-do-close")
             with Horizontal(id="ax-body"):
-                with Vertical(id="gx-notes-panel", classes="ax-panel"):
-                    yield Static("Detective notes", id="gx-notes-head", classes="ax-panel-head")
-                    with Horizontal(classes="ax-panel-row"):
-                        with VerticalScroll(id="gx-notes-scroll"):
-                            yield Static("", id="gx-grid")
-                            yield Static("", id="gx-ident")
-                        yield ScrollColumn(lambda: self.query_one("#gx-notes-scroll"), id="gx-notes-btns")
-                with Vertical(id="ax-side"):
-                    with Vertical(id="gx-log-panel", classes="ax-panel"):
-                        yield Static("Log", id="ax-log-head", classes="ax-panel-head")
-                        with Horizontal(classes="ax-panel-row"):
-                            yield LogList(id="ax-log")
-                            yield ScrollColumn(lambda: self.query_one("#ax-log"), id="gx-log-btns")
-                    with Vertical(id="gx-advice-panel", classes="ax-panel"):
-                        yield Static("Advice", id="gx-advice-head", classes="ax-panel-head")
-                        with Horizontal(classes="ax-panel-row"):
-                            with VerticalScroll(id="gx-advice-scroll"):
-                                yield Static("", id="gx-advice")
-                            yield ScrollColumn(lambda: self.query_one("#gx-advice-scroll"), id="gx-advice-btns")
+                yield from self._compose_text_panel("notes", "Detective notes", "grid", "ident")
+                yield from self._compose_side(log_buttons=False)
         yield KeyBar(id="ax-keys")
 
     @classmethod
@@ -343,18 +313,6 @@ class GhoulAssistScreen(AssistScreenBase):
         if kind.startswith("support") and not self.config.get("support"):
             return None
         return True
-
-    # ------------------------------------------------------------------ setup
-
-    @on(GhoulSetup.Done)
-    def _setup_done(self, event: GhoulSetup.Done) -> None:
-        event.stop()
-        self._begin(Session(game="ghoul", mode="assist", config=event.config, log=[]))
-
-    @on(GhoulSetup.Cancelled)
-    def _setup_cancelled(self, event: GhoulSetup.Cancelled) -> None:
-        event.stop()
-        self.action_close()
 
     # ------------------------------------------------------------------ changes to the log
 
@@ -407,7 +365,7 @@ class GhoulAssistScreen(AssistScreenBase):
         )
 
     def _button_actions(self) -> dict[str, Any]:
-        return {**super()._button_actions(), "close2": self.action_close, "more": self.action_more}
+        return {**super()._button_actions(), "more": self.action_more}
 
     # ------------------------------------------------------------------ solving
 

@@ -13,12 +13,13 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
-from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, ScrollColumn, Tap
+from tui.assist.dialog import AssistEntryDialog
+from tui.assist.setup import AssistSetupForm
+from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, Tap
 from tui.ghoul import assist_model as g
 
 DIALOG_CSS = """
@@ -28,19 +29,15 @@ DIALOG_CSS = """
 """
 
 
-class GhoulEntryDialog(Screen[dict[str, Any] | None]):
+class GhoulEntryDialog(AssistEntryDialog):
     """Enter or edit one log entry of ``kind`` by taps; dismisses with the entry or None."""
 
-    CSS_PATH = ASSIST_CSS
     CSS = DIALOG_CSS
-    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
-    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    BUTTONS = "gx"
     BINDINGS: ClassVar = [
         Binding("tab", "app.focus_next", "Next question", id="ghoul.dialog.next"),
         Binding("ctrl+s", "save", "Save", id="ghoul.dialog.save"),
         Binding("escape", "cancel", "Cancel", id="ghoul.dialog.cancel"),
-        Binding("pagedown", "scroll_body(1)", "Scroll", show=False),
-        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
     ]
 
     def __init__(
@@ -53,23 +50,14 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
         self.entry = dict(entry) if entry else None
         self.fields = g.fields(kind, g.with_reveals(config, self.prior))  # places named as the table sees them
 
-    def compose(self) -> ComposeResult:
+    def _title(self) -> str:
         title = g.TITLES.get(self.kind, self.kind)
-        with Vertical(id="ax-dialog"):
-            yield Static(title if self.entry is None else f"Edit: {title}", id="ax-dlg-title")
-            with Horizontal(id="ax-dlg-main"):
-                with VerticalScroll(id="ax-dlg-body"):
-                    for f in self.fields:
-                        yield Static(f.label, classes="ax-dlg-label", id=f"gx-lbl-{f.key}")
-                        yield Picker(
-                            list(f.options), multi=f.multi, columns=f.columns, allow_none=f.multi, id=f"gx-pick-{f.key}"
-                        )
-                yield ScrollColumn(lambda: self.query_one("#ax-dlg-body"), id="ax-dlg-scroll")
-            yield Static("", id="ax-dlg-preview")
-            with Horizontal(id="ax-dlg-buttons"):
-                yield Tap("Save", id="gx-dlg-save", variant="primary")
-                yield Tap("Cancel", id="gx-dlg-cancel")
-        yield KeyBar(id="ax-keys")
+        return title if self.entry is None else f"Edit: {title}"
+
+    def _body(self) -> ComposeResult:
+        for f in self.fields:
+            yield Static(f.label, classes="ax-dlg-label", id=f"gx-lbl-{f.key}")
+            yield Picker(list(f.options), multi=f.multi, columns=f.columns, allow_none=f.multi, id=f"gx-pick-{f.key}")
 
     def on_mount(self) -> None:
         start = g.values_of(self.kind, self.entry, self.config, self.prior)
@@ -107,34 +95,6 @@ class GhoulEntryDialog(Screen[dict[str, Any] | None]):
         event.stop()
         self._update()
 
-    def action_save(self) -> None:
-        entry, problem = self.build()
-        if entry is None:
-            preview = self.query_one("#ax-dlg-preview", Static)
-            preview.update(problem)
-            preview.add_class("-problem")
-            return
-        self.dismiss(entry)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_scroll_body(self, direction: int) -> None:
-        body = self.query_one("#ax-dlg-body")
-        if direction > 0:
-            body.scroll_page_down(animate=False)
-        else:
-            body.scroll_page_up(animate=False)
-
-    @on(Button.Pressed, "#gx-dlg-save")
-    def _save_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_save()
-
-    @on(Button.Pressed, "#gx-dlg-cancel")
-    def _cancel_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_cancel()
 
 
 class MoreDialog(Screen[str | None]):
@@ -193,100 +153,85 @@ class MoreDialog(Screen[str | None]):
             self.action_pick(bid.removeprefix("gx-more-"))
 
 
-class GhoulSetup(Vertical):
+class GhoulSetup(AssistSetupForm):
     """The new-table form: players, me, variants, the cast, my character and the ring.
 
     Posts :class:`GhoulSetup.Done` with a checked solver config, or ``Cancelled``. Problems are
     listed under the form and nothing picked or typed is lost.
     """
 
+    BUTTONS = "gs"
     BINDINGS: ClassVar = [
         Binding("ctrl+s", "start", "Start", id="ghoul.setup.start"),
         Binding("escape", "cancel", "Cancel", id="ghoul.setup.cancel"),
     ]
 
-    class Done(Message):
-        def __init__(self, config: dict[str, Any]) -> None:
-            super().__init__()
-            self.config = config
-
-    class Cancelled(Message):
-        pass
-
     def __init__(self, *, wide: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.wide = wide
         self.n = 5
-        self.errors: list[str] = []
 
-    def compose(self) -> ComposeResult:
+    def _fields(self) -> ComposeResult:
         cols = 4
         chars = list(g.CHARS)
-        with Horizontal(id="ax-setup-main"):
-            with VerticalScroll(id="ax-setup-scroll"):
-                yield Static("Players at the table", classes="ax-label")
-                yield Picker(
-                    [(str(k), k) for k in range(g.MIN_PLAYERS, g.MAX_PLAYERS + 1)],
-                    columns=5,
-                    allow_none=False,
-                    selected=[self.n],
-                    id="gs-count",
-                )
-                yield Static("Names, clockwise (your left neighbour follows you)", classes="ax-label")
-                for row in range(2):
-                    with Horizontal(classes="gs-names"):
-                        for i in range(row * 4, row * 4 + 4):
-                            box = Input(
-                                g.DEFAULT_NAMES[i],
-                                id=f"gs-name-{i}",
-                                classes="ax-input gs-name",
-                                max_length=12,
-                                placeholder=f"player {i + 1}",
-                            )
-                            box.cursor_blink = False
-                            yield box
-                yield Static("Which one is me", classes="ax-label")
-                yield Picker(
-                    [(g.DEFAULT_NAMES[i], i) for i in range(g.MAX_PLAYERS)],
-                    columns=cols,
-                    allow_none=False,
-                    selected=[0],
-                    id="gs-me",
-                )
-                yield Static("Variants", classes="ax-label")
-                yield Picker(
-                    [("Mask variant", "mask"), ("Support variant", "support")], multi=True, columns=2, id="gs-variants"
-                )
-                yield Static("Setup (6 and 7 players)", classes="ax-label")
-                yield Picker(
-                    [("Setup A", "a"), ("Setup B", "b")], columns=2, allow_none=False, selected=["a"], id="gs-setup"
-                )
-                yield Static("Characters in play (public)", classes="ax-label")
-                yield Picker(
-                    [(f"{g.char_label(c)} {g.faction_letter(c)}", c) for c in chars],
-                    multi=True,
-                    columns=cols,
-                    id="gs-cast",
-                )
-                yield Static("My character", classes="ax-label")
-                yield Picker([(g.char_label(c), c) for c in chars], columns=cols, id="gs-char")
-                yield Static(
-                    "Ring: the tile on each face-up place (1-8, clockwise)",
-                    classes="ax-label",
-                )
-                for p in g.OTHER_PLACES:
-                    yield Static(f"Place {p + 1}", classes="ax-dlg-label")
-                    yield Picker(
-                        [(g.tile_label(t), t) for t in g.OTHER_TILES],
-                        columns=6 if self.wide else 3,
-                        allow_none=False,
-                        id=f"gs-ring-{p}",
+        yield Static("Players at the table", classes="ax-label")
+        yield Picker(
+            [(str(k), k) for k in range(g.MIN_PLAYERS, g.MAX_PLAYERS + 1)],
+            columns=5,
+            allow_none=False,
+            selected=[self.n],
+            id="gs-count",
+        )
+        yield Static("Names, clockwise (your left neighbour follows you)", classes="ax-label")
+        for row in range(2):
+            with Horizontal(classes="gs-names"):
+                for i in range(row * 4, row * 4 + 4):
+                    box = Input(
+                        g.DEFAULT_NAMES[i],
+                        id=f"gs-name-{i}",
+                        classes="ax-input gs-name",
+                        max_length=12,
+                        placeholder=f"player {i + 1}",
                     )
-                yield Static("", id="ax-errors")
-            yield ScrollColumn(lambda: self.query_one("#ax-setup-scroll"), id="ax-setup-scrollbtns")
-        with Horizontal(id="ax-setup-buttons", classes="ax-form-buttons"):
-            yield Tap("Start", id="gs-start", variant="primary")
-            yield Tap("Cancel", id="gs-cancel")
+                    box.cursor_blink = False
+                    yield box
+        yield Static("Which one is me", classes="ax-label")
+        yield Picker(
+            [(g.DEFAULT_NAMES[i], i) for i in range(g.MAX_PLAYERS)],
+            columns=cols,
+            allow_none=False,
+            selected=[0],
+            id="gs-me",
+        )
+        yield Static("Variants", classes="ax-label")
+        yield Picker(
+            [("Mask variant", "mask"), ("Support variant", "support")], multi=True, columns=2, id="gs-variants"
+        )
+        yield Static("Setup (6 and 7 players)", classes="ax-label")
+        yield Picker(
+            [("Setup A", "a"), ("Setup B", "b")], columns=2, allow_none=False, selected=["a"], id="gs-setup"
+        )
+        yield Static("Characters in play (public)", classes="ax-label")
+        yield Picker(
+            [(f"{g.char_label(c)} {g.faction_letter(c)}", c) for c in chars],
+            multi=True,
+            columns=cols,
+            id="gs-cast",
+        )
+        yield Static("My character", classes="ax-label")
+        yield Picker([(g.char_label(c), c) for c in chars], columns=cols, id="gs-char")
+        yield Static(
+            "Ring: the tile on each face-up place (1-8, clockwise)",
+            classes="ax-label",
+        )
+        for p in g.OTHER_PLACES:
+            yield Static(f"Place {p + 1}", classes="ax-dlg-label")
+            yield Picker(
+                [(g.tile_label(t), t) for t in g.OTHER_TILES],
+                columns=6 if self.wide else 3,
+                allow_none=False,
+                id=f"gs-ring-{p}",
+            )
 
     def on_mount(self) -> None:
         ring = g.default_ring()
@@ -333,9 +278,7 @@ class GhoulSetup(Vertical):
         cast = self.query_one("#gs-cast", Picker)
         cast.set_disabled_values([c for c in g.CHARS if c not in allowed])
         self.query_one("#gs-char", Picker).set_disabled_values([c for c in g.CHARS if c not in cast.value])
-        errors = self.query_one("#ax-errors", Static)
-        errors.update("\n".join(f"• {e}" for e in self.errors))
-        errors.display = bool(self.errors)
+        self._show_errors()
 
     def config(self) -> tuple[dict[str, Any] | None, list[str]]:
         """The solver config the form holds now, or the problems."""
@@ -378,24 +321,6 @@ class GhoulSetup(Vertical):
         event.stop()
         self.screen.focus_next()
 
-    def action_start(self) -> None:
+    def _checked(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None, list[str]]:
         config, errors = self.config()
-        self.errors = errors
-        self.refresh_form()
-        if config is None:
-            self.query_one("#ax-setup-scroll", VerticalScroll).scroll_end(animate=False)
-            return
-        self.post_message(self.Done(config))
-
-    def action_cancel(self) -> None:
-        self.post_message(self.Cancelled())
-
-    @on(Button.Pressed, "#gs-start")
-    def _start(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_start()
-
-    @on(Button.Pressed, "#gs-cancel")
-    def _cancel(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_cancel()
+        return config, None, errors

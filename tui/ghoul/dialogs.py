@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui.ghoul import model as m
+from tui.widgets.choicedialog import OptionsDialog
 from tui.widgets.choices import Btn, Choices
 from tui.widgets.scroll import ScrollButtons
 
@@ -34,7 +35,7 @@ PICKS: dict[str, tuple[int, tuple[str, ...] | None]] = {
 }
 
 
-class PickDialog(ModalScreen[Any]):
+class PickDialog(OptionsDialog):
     """A title, what you know, one group of options; picking one answers the dialog."""
 
     BINDINGS = [Binding("escape", "close", "Later", id="gh-dialog-close")]
@@ -44,17 +45,6 @@ class PickDialog(ModalScreen[Any]):
     Screen.-tall .gh-pick-scroll { max-height: 24; }
     """
     MAX_ROWS = 8  # rows of options that fit without scrolling at 80x24 and on a tablet
-
-    def __init__(self, kind: str, title: str, text: str, options: list[tuple[str, Any]], columns: int = 1) -> None:
-        super().__init__()
-        self.kind = kind
-        self.title_text = title
-        self.text = text
-        self._options = options
-        self.columns = columns
-
-    def options(self) -> list[tuple[str, Any]]:
-        return list(self._options)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"gh-{self.kind}-box"):
@@ -67,20 +57,6 @@ class PickDialog(ModalScreen[Any]):
                 yield Btn("Later (esc)", id=f"{self.kind}-cancel")
                 if -(-len(self._options) // self.columns) > self.MAX_ROWS:
                     yield ScrollButtons(f"#gh-{self.kind}-box .gh-pick-scroll", id=f"{self.kind}-scrollbtn")
-
-    def on_mount(self) -> None:
-        self.query_one(Choices).focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_choices_chosen(self, event: Choices.Chosen) -> None:
-        event.stop()
-        self.dismiss(event.value)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == f"{self.kind}-cancel":
-            self.dismiss(None)
 
 
 class ExchangeDialog(ModalScreen[Any]):

@@ -9,28 +9,25 @@ a tap on a green location. After every change the session is saved.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.events import Click, Resize
-from textual.message import Message
+from textual.events import Resize
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 
 from tui.ghoul import model as m
-from tui.widgets.botloop import UNDO_HELP, BotLoop
+from tui.widgets.boardcell import BoardCell
+from tui.widgets.botloop import UNDO_HELP
 from tui.widgets.choices import Btn
 from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
+from tui.widgets.playseat import PlaySeat
 from tui.widgets.scroll import ScrollButtons
-
-if TYPE_CHECKING:
-    from solvers.table import Table
 
 TABS = ("gh-tab-log", "gh-tab-me", "gh-tab-cast")
 SHORT_TILE = {
@@ -45,24 +42,11 @@ SHORT_TILE = {
 }
 
 
-class LocationCell(Static):
+class LocationCell(BoardCell):
     """One place of the ring; a tap moves the Action token there (when the rules allow it)."""
 
-    class Clicked(Message):
-        def __init__(self, place: int) -> None:
-            super().__init__()
-            self.place = place
 
-    def __init__(self, place: int) -> None:
-        super().__init__(id=f"place-{place}", classes="gh-place")
-        self.place = place
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Clicked(self.place))
-
-
-class PlayScreen(BotLoop, DrawOnce, Screen):
+class PlayScreen(PlaySeat, DrawOnce, Screen):
     """The ring, the players, your character and the log; an action bar; bots play on a timer."""
 
     HELP_TITLE = "Tokyo Ghoul: play"
@@ -113,19 +97,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         Binding("escape", "app.home", "Home", id="gh-home"),
     ]
 
-    def __init__(self, table: Table, seat: int, session_id: str) -> None:
-        super().__init__()
-        self.table = table
-        self.seat = seat
-        self.session_id = session_id
-        self.view: dict = table.view(seat)
-        self._timer: Timer | None = None
-        self._log_n = 0
-        self._asked: tuple | None = None
-        self._end_shown = False
-        self._save_failed = False
-        self._drawn: dict[str, Any] = {}
-
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
@@ -134,7 +105,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             with Vertical(id="gh-left"):
                 with Grid(id="gh-ring"):
                     for place in m.RING_ORDER:
-                        yield LocationCell(place)
+                        yield LocationCell(place, id=f"place-{place}", classes="gh-place")
                 yield Static(id="gh-players")
                 yield Static(id="gh-me-strip")
             with Vertical(id="gh-side"):
@@ -162,18 +133,10 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def on_mount(self) -> None:
         self.sync()
 
-    def on_unmount(self) -> None:
-        self._stop_timer()
-
     def on_resize(self, event: Resize) -> None:
         if self.is_mounted:
             self._drawn.clear()
             self._redraw()
-
-    def on_screen_resume(self) -> None:
-        """Back from a dialog, help or settings: ask now if a bot's move needs an answer meanwhile."""
-        if self.is_mounted:
-            self._maybe_ask()
 
     # ----------------------------------------------------------------- the loop
 
@@ -183,17 +146,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         kind = m.decision_kind(v)
         if kind is None or kind == "move":
             return
-        point = (len(self.table.log), kind)
-        if point == self._asked or self.app.screen is not self:
-            return
-        self._asked = point
-        self.action_act()
-
-    def _show_end(self) -> None:
-        if self._end_shown:
-            return
-        self._end_shown = True
-        self.call_after_refresh(self.action_results)
+        if self._first_ask((len(self.table.log), kind)):
+            self.action_act()
 
     # ----------------------------------------------------------------- drawing
 
@@ -302,33 +256,21 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         return t
 
     def _render_log(self) -> None:
-        log = self.query_one("#gh-log", LogView)
-        events = self.view["events"]
-        last = events[-1]["n"] + 1 if events else 0
-        if last < self._log_n:  # undo: start again
-            log.reset()
-            self._log_n = 0
-        new = []
-        for ev in events:
-            if ev["n"] < self._log_n:
-                continue
-            line = m.describe(ev, self.view)
-            if not line:
-                continue
-            t = ev["t"]
-            style = ""
-            if t in ("turn", "end", "preliminary_done"):
-                style = "bold"
-            elif t in ("attack", "special", "instant"):
-                style = "bold red"
-            elif t == "suspicion" and self.seat in ev["matched"]:
-                style = "yellow"
-            elif t in ("identity", "hand", "shown", "prelim_shown", "prelim_given", "exchange", "support_look",
-                       "support_token"):
-                style = "green"
-            new.append(Text(line, style=style))
-        log.extend(new)
-        self._log_n = last
+        self._show_events(self.query_one("#gh-log", LogView), self.view["events"],
+                          lambda ev: m.describe(ev, self.view), self._log_style)
+
+    def _log_style(self, ev: dict) -> str:
+        t = ev["t"]
+        if t in ("turn", "end", "preliminary_done"):
+            return "bold"
+        if t in ("attack", "special", "instant"):
+            return "bold red"
+        if t == "suspicion" and self.seat in ev["matched"]:
+            return "yellow"
+        if t in ("identity", "hand", "shown", "prelim_shown", "prelim_given", "exchange", "support_look",
+                 "support_token"):
+            return "green"
+        return ""
 
     def _render_actions(self) -> None:
         v = self.view
@@ -389,14 +331,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def action_pass(self) -> None:
         self.submit(("pass",))
 
-    def action_undo(self) -> None:
-        self._stop_timer()
-        if not self.table.undo(self.seat):
-            self.notify(self.table.why_no_undo(self.seat), title="Undo")
-        self._asked = None
-        self._save()
-        self.sync()
-
     def action_results(self) -> None:
         from tui.ghoul.end import EndScreen
 
@@ -419,31 +353,17 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if handler:
             handler()
 
-    def on_location_cell_clicked(self, event: LocationCell.Clicked) -> None:
+    def on_board_cell_clicked(self, event: BoardCell.Clicked) -> None:
         """A tap on a location: move there if it is reachable, else say why not (nothing changes)."""
+        place: int = event.key
         v = self.view
         if v["over"]:
             return
-        if v["to_act"] == self.seat and v["phase"] == "move" and event.place not in m.move_targets(v):
-            cell = v["ring"][event.place]
+        if v["to_act"] == self.seat and v["phase"] == "move" and place not in m.move_targets(v):
+            cell = v["ring"][place]
             why = ("That location is face down: the token moves only to face-up locations."
                    if not cell["face_up"] else
                    "The token moves 1 or 2 face-up locations clockwise (the green ones).")
             self.notify(why, title="Not allowed", severity="warning", markup=False)
             return
-        self.submit(("move", event.place))
-
-    # ----------------------------------------------------------------- saving
-
-    def _save(self) -> None:
-        from tui.storage import save_session
-
-        try:
-            save_session(self.table.to_session(), self.session_id)
-        except Exception as e:
-            if not self._save_failed:
-                self.notify(f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
-                            severity="error", title="Autosave")
-            self._save_failed = True
-        else:
-            self._save_failed = False
+        self.submit(("move", place))

@@ -26,9 +26,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from engine.session import Session, SessionError
-from tui.assist.base import UNDO_KEPT, AssistScreenBase
+from tui.assist.base import UNDO_KEPT, AssistScreenBase, answer_or_status
 from tui.assist.base import copy_json as _copy
-from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
+from tui.assist.widgets import KeyBar, LogList, Tap
 from tui.mascarade import assist_model as mm
 from tui.mascarade.assist_dialogs import MascaradeEntryDialog
 from tui.mascarade.assist_setup import MascaradeSetupForm
@@ -47,21 +47,12 @@ def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
     """The solver's answer, never an exception: bad input and solver failures become a status."""
     from solvers.mascarade import SolverInputError, solve
 
-    try:
-        result = solve(config, log, advice=True)
-        if result["status"] == "contradiction" and result.get("conflict"):
-            # The log before the last conflicting entry is consistent: its grid stands in, marked stale.
-            before = solve(config, log[: max(result["conflict"])], advice=False)
-            if before.get("status") == "ok":
-                result["before"] = before
-    except SolverInputError as e:
-        message = str(e)
-        found = re.match(r"(?:Log entry|Entry) (\d+):", message)
-        index = int(found.group(1)) if found else None
-        result = {"status": "input_error", "message": message, "conflict": [] if index is None else [index]}
-    except Exception as e:  # a solver bug must not take the notes down
-        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}", "conflict": []}
-    return result
+    def entry_of(e: Exception) -> tuple[str, int | None]:
+        found = re.match(r"(?:Log entry|Entry) (\d+):", str(e))
+        return str(e), int(found.group(1)) if found else None
+
+    return answer_or_status(lambda entries, whole: solve(config, entries, advice=whole), log, SolverInputError,
+                            entry_of)
 
 
 class MascaradeAssistScreen(AssistScreenBase):
@@ -154,14 +145,7 @@ class MascaradeAssistScreen(AssistScreenBase):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Static("Mascarade assistant", id="mx-head", classes="ax-title")
-        if self.mode == "setup":
-            yield MascaradeSetupForm(id="mx-setup")
-        with Vertical(id="mx-damaged"):
-            yield Static("", id="mx-damaged-text")
-            with Horizontal(classes="ax-form-buttons"):
-                yield Tap("New table", id="mx-damaged-new", variant="primary")
-                yield Tap("Close", id="mx-damaged-close")
+        yield from self._compose_top()
         with Vertical(id="mx-main"):
             yield Static("", id="mx-status")
             with Horizontal(classes="mx-toolbar"):
@@ -176,28 +160,8 @@ class MascaradeAssistScreen(AssistScreenBase):
                 yield Tap("Log", id="mx-tab-log", classes="ax-tab")
                 yield Tap("Advice", id="mx-tab-advice", classes="ax-tab")
             with Horizontal(id="mx-body"):
-                with Vertical(id="mx-grid-panel", classes="ax-panel"):
-                    yield Static("Seats × masks", id="mx-grid-head", classes="ax-panel-head")
-                    with Horizontal(classes="ax-panel-row"):
-                        with VerticalScroll(id="mx-grid-scroll"):
-                            yield Static("", id="mx-grid")
-                            yield Static("", id="mx-mine")
-                        yield ScrollColumn(lambda: self.query_one("#mx-grid-scroll"), id="mx-grid-btns")
-                with Vertical(id="mx-side"):
-                    with Vertical(id="mx-log-panel", classes="ax-panel"):
-                        yield Static("Log", id="mx-log-head", classes="ax-panel-head")
-                        with Horizontal(classes="ax-panel-row"):
-                            yield LogList(id="mx-log")
-                            yield ScrollColumn(lambda: self.query_one("#mx-log"), id="mx-log-scroll")
-                        with Horizontal(id="mx-log-buttons"):
-                            yield Tap("Edit", id="mx-do-edit")
-                            yield Tap("Delete", id="mx-do-delete")
-                    with Vertical(id="mx-advice-panel", classes="ax-panel"):
-                        yield Static("Advice", id="mx-advice-head", classes="ax-panel-head")
-                        with Horizontal(classes="ax-panel-row"):
-                            with VerticalScroll(id="mx-advice-scroll"):
-                                yield Static("", id="mx-advice")
-                            yield ScrollColumn(lambda: self.query_one("#mx-advice-scroll"), id="mx-advice-btns")
+                yield from self._compose_text_panel("grid", "Seats × masks", "grid", "mine")
+                yield from self._compose_side()
             with Horizontal(id="mx-line-row"):
                 line = Input(placeholder="e.g. Bob swap T1 · Cy announce king · reveal Bob=king (Enter)",
                              id="mx-line", classes="ax-input")
@@ -244,19 +208,6 @@ class MascaradeAssistScreen(AssistScreenBase):
         if kind == "answers":
             return True if mm.pending_announcement(self.entries) else None
         return True
-
-    # ------------------------------------------------------------------ setup
-
-    @on(MascaradeSetupForm.Done)
-    def _setup_done(self, event: MascaradeSetupForm.Done) -> None:
-        event.stop()
-        self._begin(Session(game="mascarade", mode="assist", config=event.config, log=[],
-                            extra={"variant": event.variant}))
-
-    @on(MascaradeSetupForm.Cancelled)
-    def _setup_cancelled(self, event: MascaradeSetupForm.Cancelled) -> None:
-        event.stop()
-        self.action_close()
 
     # ------------------------------------------------------------------ changes to the log
 

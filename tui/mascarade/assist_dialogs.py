@@ -16,10 +16,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, KeyBar, Picker, ScrollColumn, Tap
+from tui.assist.dialog import AssistEntryDialog
+from tui.assist.widgets import Picker, Tap
 from tui.mascarade import assist_model as mm
 
 KINDS: tuple[tuple[str, str], ...] = (
@@ -42,12 +42,10 @@ ANSWERS = (("Answers later", "later"), ("Nobody claimed", "none"), ("Some claime
 REALLY = (("Really swapped", True), ("Only pretended", False))
 
 
-class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
+class MascaradeEntryDialog(AssistEntryDialog):
     """Enter (or edit) one entry of any kind; a new announcement may bring its answers and reveal along."""
 
-    CSS_PATH = ASSIST_CSS
-    HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H
-    VERTICAL_BREAKPOINTS = BREAKPOINTS_V
+    PREFIX = BUTTONS = "mx"
     SCOPED_CSS = False
     CSS = """
     MascaradeEntryDialog .mx-dlg-label { height: 1; text-style: bold; color: $text-muted; margin: 0; }
@@ -67,8 +65,6 @@ class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
         Binding("tab", "app.focus_next", "Next group", id="mascarade.dialog.next"),
         Binding("ctrl+s", "save", "Save", id="mascarade.dialog.save"),
         Binding("escape", "cancel", "Cancel", id="mascarade.dialog.cancel"),
-        Binding("pagedown", "scroll_body(1)", "Scroll", show=False),
-        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
     ]
 
     def __init__(self, config: Mapping[str, Any], variant: Mapping[str, Any] | None = None) -> None:
@@ -89,59 +85,50 @@ class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
 
     # ------------------------------------------------------------------ layout
 
-    def compose(self) -> ComposeResult:
+    def _body(self) -> ComposeResult:
         n = len(self.players)
         people = [(p, p) for p in self.players]
         places = [(mm.place_title(p), p) for p in self.places]
         masks = [(mm.mask_name(m), m) for m in self.masks]
         pcols = min(6, n)
         mcols = min(6, len(self.masks))
-        with Vertical(id="ax-dialog"):
-            yield Static("", id="ax-dlg-title")
-            with Horizontal(id="ax-dlg-main"):
-                with VerticalScroll(id="mx-dlg-body"), Vertical(id="mx-dlg-inner"):
-                    yield Picker([(label, k) for k, label in KINDS], columns=6, allow_none=False, id="mx-dlg-kind")
-                    yield Static("", id="mx-lbl-sub", classes="mx-dlg-label")
-                    yield Picker([(label, v) for label, v in OTHER], columns=3, allow_none=False, id="mx-pick-sub")
-                    yield Static("", id="mx-lbl-by", classes="mx-dlg-label")
-                    yield Picker(people, columns=pcols, allow_none=False, id="mx-pick-by")
-                    yield Static("", id="mx-lbl-with", classes="mx-dlg-label")
-                    yield Picker(places, columns=min(6, len(places)), allow_none=False, id="mx-pick-with")
-                    yield Static("", id="mx-lbl-pair", classes="mx-dlg-label")
-                    yield Picker(places, multi=True, columns=min(6, len(places)), id="mx-pick-pair")
-                    yield Static("", id="mx-lbl-really", classes="mx-dlg-label")
-                    yield Picker(list(REALLY), columns=2, allow_none=False, id="mx-pick-really")
-                    yield Static("", id="mx-lbl-mask", classes="mx-dlg-label")
-                    yield Picker(masks, columns=mcols, allow_none=False, id="mx-pick-mask")
-                    yield Static("My card", id="mx-lbl-mine", classes="mx-dlg-label")
-                    yield Picker(masks, columns=mcols, allow_none=False, id="mx-pick-mine")
-                    yield Static("", id="mx-lbl-theirs", classes="mx-dlg-label")
-                    yield Picker(masks, columns=mcols, allow_none=False, id="mx-pick-theirs")
-                    yield Static("Answers", id="mx-lbl-answers", classes="mx-dlg-label")
-                    yield Picker(list(ANSWERS), columns=3, allow_none=False, id="mx-pick-answers")
-                    yield Static("Claimed too (“me too”); the others passed", id="mx-lbl-claims",
-                                 classes="mx-dlg-label")
-                    yield Picker(people, multi=True, columns=pcols, id="mx-pick-claims")
-                    yield Static("Whose card was revealed", id="mx-lbl-revealers", classes="mx-dlg-label")
-                    yield Picker(people, multi=True, columns=pcols, id="mx-pick-revealers")
-                    yield Static("Card each one showed", id="mx-lbl-reveal", classes="mx-dlg-label")
-                    for i, p in enumerate(self.players):
-                        with Horizontal(id=f"mx-rev-row-{i}", classes="mx-row"):
-                            yield Static(p, classes="mx-row-label")
-                            yield Picker(masks, columns=mcols, allow_none=False, id=f"mx-rev-{i}")
-                    yield Static("Coins of each player (tap − / +)", id="mx-lbl-coins", classes="mx-dlg-label")
-                    for i, p in enumerate([*self.players, "Court"]):
-                        with Horizontal(id=f"mx-coin-row-{i}", classes="mx-row mx-coin-row"):
-                            yield Static(p, classes="mx-row-label")
-                            yield Tap("−", id=f"mx-coin-less-{i}")
-                            yield Static("0", id=f"mx-coin-{i}", classes="mx-coin-value")
-                            yield Tap("+", id=f"mx-coin-more-{i}")
-                yield ScrollColumn(lambda: self.query_one("#mx-dlg-body"), id="mx-dlg-scroll")
-            yield Static("", id="ax-dlg-preview")
-            with Horizontal(id="ax-dlg-buttons"):
-                yield Tap("Save", id="mx-dlg-save", variant="primary")
-                yield Tap("Cancel", id="mx-dlg-cancel")
-        yield KeyBar(id="ax-keys")
+        with Vertical(id="mx-dlg-inner"):
+            yield Picker([(label, k) for k, label in KINDS], columns=6, allow_none=False, id="mx-dlg-kind")
+            yield Static("", id="mx-lbl-sub", classes="mx-dlg-label")
+            yield Picker([(label, v) for label, v in OTHER], columns=3, allow_none=False, id="mx-pick-sub")
+            yield Static("", id="mx-lbl-by", classes="mx-dlg-label")
+            yield Picker(people, columns=pcols, allow_none=False, id="mx-pick-by")
+            yield Static("", id="mx-lbl-with", classes="mx-dlg-label")
+            yield Picker(places, columns=min(6, len(places)), allow_none=False, id="mx-pick-with")
+            yield Static("", id="mx-lbl-pair", classes="mx-dlg-label")
+            yield Picker(places, multi=True, columns=min(6, len(places)), id="mx-pick-pair")
+            yield Static("", id="mx-lbl-really", classes="mx-dlg-label")
+            yield Picker(list(REALLY), columns=2, allow_none=False, id="mx-pick-really")
+            yield Static("", id="mx-lbl-mask", classes="mx-dlg-label")
+            yield Picker(masks, columns=mcols, allow_none=False, id="mx-pick-mask")
+            yield Static("My card", id="mx-lbl-mine", classes="mx-dlg-label")
+            yield Picker(masks, columns=mcols, allow_none=False, id="mx-pick-mine")
+            yield Static("", id="mx-lbl-theirs", classes="mx-dlg-label")
+            yield Picker(masks, columns=mcols, allow_none=False, id="mx-pick-theirs")
+            yield Static("Answers", id="mx-lbl-answers", classes="mx-dlg-label")
+            yield Picker(list(ANSWERS), columns=3, allow_none=False, id="mx-pick-answers")
+            yield Static("Claimed too (“me too”); the others passed", id="mx-lbl-claims",
+                         classes="mx-dlg-label")
+            yield Picker(people, multi=True, columns=pcols, id="mx-pick-claims")
+            yield Static("Whose card was revealed", id="mx-lbl-revealers", classes="mx-dlg-label")
+            yield Picker(people, multi=True, columns=pcols, id="mx-pick-revealers")
+            yield Static("Card each one showed", id="mx-lbl-reveal", classes="mx-dlg-label")
+            for i, p in enumerate(self.players):
+                with Horizontal(id=f"mx-rev-row-{i}", classes="mx-row"):
+                    yield Static(p, classes="mx-row-label")
+                    yield Picker(masks, columns=mcols, allow_none=False, id=f"mx-rev-{i}")
+            yield Static("Coins of each player (tap − / +)", id="mx-lbl-coins", classes="mx-dlg-label")
+            for i, p in enumerate([*self.players, "Court"]):
+                with Horizontal(id=f"mx-coin-row-{i}", classes="mx-row mx-coin-row"):
+                    yield Static(p, classes="mx-row-label")
+                    yield Tap("−", id=f"mx-coin-less-{i}")
+                    yield Static("0", id=f"mx-coin-{i}", classes="mx-coin-value")
+                    yield Tap("+", id=f"mx-coin-more-{i}")
 
     def on_mount(self) -> None:
         self._reset()
@@ -485,15 +472,7 @@ class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
 
     def _update(self) -> None:
         entries, problem = self.build()
-        preview = self.query_one("#ax-dlg-preview", Static)
-        if entries is None:
-            preview.update(problem)
-            preview.set_class(bool(self.problem), "-problem")
-        else:
-            self.problem = ""
-            text = " · ".join(mm.describe(e, self.me) for e in entries)
-            preview.update(text)
-            preview.set_class(False, "-problem")
+        self._preview(None if entries is None else " · ".join(mm.describe(e, self.me) for e in entries), problem)
 
     @on(Picker.Changed)
     def _picked(self, event: Picker.Changed) -> None:
@@ -524,13 +503,7 @@ class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
-        if bid == "mx-dlg-save":
-            event.stop()
-            self.action_save()
-        elif bid == "mx-dlg-cancel":
-            event.stop()
-            self.action_cancel()
-        elif bid.startswith("mx-coin-"):
+        if bid.startswith("mx-coin-"):
             event.stop()
             what, i = bid.split("-")[2], int(bid.rsplit("-", 1)[1])
             delta = 1 if what == "more" else -1
@@ -542,22 +515,3 @@ class MascaradeEntryDialog(Screen[list[dict[str, Any]] | None]):
             self._draw_coins()
             self._update()
 
-    def action_save(self) -> None:
-        entries, problem = self.build()
-        if entries is None:
-            self.problem = problem
-            preview = self.query_one("#ax-dlg-preview", Static)
-            preview.update(problem)
-            preview.add_class("-problem")
-            return
-        self.dismiss(entries)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_scroll_body(self, direction: int) -> None:
-        body = self.query_one("#mx-dlg-body")
-        if direction > 0:
-            body.scroll_page_down(animate=False)
-        else:
-            body.scroll_page_up(animate=False)

@@ -13,11 +13,11 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from tui.assist.widgets import Picker, ScrollColumn, Tap
+from tui.assist.setup import AssistSetupForm
+from tui.assist.widgets import Picker, Tap
 from tui.mascarade import assist_model as mm
 
 YES_NO = [("Yes", True), ("No", False)]
@@ -57,69 +57,54 @@ class OpeningRow(Horizontal):
                      id=f"mx-op{self.gen}x{self.index}", classes="mx-open-pick")
 
 
-class MascaradeSetupForm(Vertical):
-    """The whole form; posts :class:`Done` with (config, variant), or :class:`Cancelled`."""
+class MascaradeSetupForm(AssistSetupForm):
+    """The whole form; posts :class:`Done` with the config and the variant, or :class:`Cancelled`."""
+
+    PREFIX = BUTTONS = "mx"
 
     BINDINGS: ClassVar = [
         Binding("ctrl+s", "start", "Start", id="mascarade.setup.start"),
         Binding("escape", "cancel", "Cancel", id="mascarade.setup.cancel"),
     ]
 
-    class Done(Message):
-        def __init__(self, config: dict[str, Any], variant: dict[str, Any]) -> None:
-            super().__init__()
-            self.config = config
-            self.variant = variant
-
-    class Cancelled(Message):
-        pass
-
     def __init__(self, data: mm.SetupData | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.data = data or mm.SetupData()
-        self.errors: list[str] = []
         self._opening_key: tuple = ()
         self._gen = 0
 
-    def compose(self) -> ComposeResult:
+    def _fields(self) -> ComposeResult:
         d = self.data
-        with Horizontal(id="mx-setup-main"):
-            with VerticalScroll(id="mx-setup-scroll"):
-                yield Static("Players", classes="ax-label")
-                yield Picker([(str(k), k) for k in range(mm.MIN_PLAYERS, mm.MAX_PLAYERS + 1)], columns=9,
-                             allow_none=False, selected=[d.count], id="mx-count")
-                yield Static("Names in seat order, clockwise · tap Me on your own seat", classes="ax-hint")
-                for i in range(mm.MAX_PLAYERS):
-                    yield SeatRow(i)
-                yield Static("Masks", classes="ax-label")
-                yield Picker([("Printed set for this count", False), ("Custom set", True)], columns=2,
-                             allow_none=False, selected=[d.custom], id="mx-setkind", classes="mx-choice")
-                yield Picker([(mm.mask_name(m), m) for m in mm.all_masks()], multi=True, columns=4,
-                             selected=d.custom_masks, id="mx-custom")
-                yield Static("", id="mx-summary")
-                yield Static("Opening (every card shown face up before the first turn)", classes="ax-label")
-                yield Picker([("I saw it", True), ("Not seen", False)], columns=2, allow_none=False,
-                             selected=[d.opening_seen], id="mx-open-seen", classes="mx-choice")
-                yield Vertical(id="mx-opening")
-                yield Static("Variant", classes="ax-label")
-                yield Static("Card revealed last turn", classes="mx-opt-label")
-                yield Picker([("Can't announce (BGA)", "no-announce"), ("Must swap (printed)", "must-swap")],
-                             columns=2, allow_none=False, selected=[d.variant["revealed_rule"]],
-                             id="mx-var-revealed", classes="mx-choice")
-                yield Static("Spy may use table cards", classes="mx-opt-label")
-                yield Picker(YES_NO, columns=2, allow_none=False, selected=[d.variant["spy_table"]],
-                             id="mx-var-spy", classes="mx-choice")
-                yield Static("Fool may use table cards", classes="mx-opt-label")
-                yield Picker(YES_NO, columns=2, allow_none=False, selected=[d.variant["fool_table"]],
-                             id="mx-var-fool", classes="mx-choice")
-                yield Static("Claims as evidence (a claim makes its mask 3× likelier there)", classes="mx-opt-label")
-                yield Picker([("Off (only reveals count)", False), ("On, ×3", True)], columns=2, allow_none=False,
-                             selected=[d.claims_evidence], id="mx-var-claims", classes="mx-choice")
-                yield Static("", id="mx-errors")
-            yield ScrollColumn(lambda: self.query_one("#mx-setup-scroll"), id="mx-setup-scrollbtns")
-        with Horizontal(id="mx-setup-buttons", classes="ax-form-buttons"):
-            yield Tap("Start", id="mx-start", variant="primary")
-            yield Tap("Cancel", id="mx-cancel")
+        yield Static("Players", classes="ax-label")
+        yield Picker([(str(k), k) for k in range(mm.MIN_PLAYERS, mm.MAX_PLAYERS + 1)], columns=9,
+                     allow_none=False, selected=[d.count], id="mx-count")
+        yield Static("Names in seat order, clockwise · tap Me on your own seat", classes="ax-hint")
+        for i in range(mm.MAX_PLAYERS):
+            yield SeatRow(i)
+        yield Static("Masks", classes="ax-label")
+        yield Picker([("Printed set for this count", False), ("Custom set", True)], columns=2,
+                     allow_none=False, selected=[d.custom], id="mx-setkind", classes="mx-choice")
+        yield Picker([(mm.mask_name(m), m) for m in mm.all_masks()], multi=True, columns=4,
+                     selected=d.custom_masks, id="mx-custom")
+        yield Static("", id="mx-summary")
+        yield Static("Opening (every card shown face up before the first turn)", classes="ax-label")
+        yield Picker([("I saw it", True), ("Not seen", False)], columns=2, allow_none=False,
+                     selected=[d.opening_seen], id="mx-open-seen", classes="mx-choice")
+        yield Vertical(id="mx-opening")
+        yield Static("Variant", classes="ax-label")
+        yield Static("Card revealed last turn", classes="mx-opt-label")
+        yield Picker([("Can't announce (BGA)", "no-announce"), ("Must swap (printed)", "must-swap")],
+                     columns=2, allow_none=False, selected=[d.variant["revealed_rule"]],
+                     id="mx-var-revealed", classes="mx-choice")
+        yield Static("Spy may use table cards", classes="mx-opt-label")
+        yield Picker(YES_NO, columns=2, allow_none=False, selected=[d.variant["spy_table"]],
+                     id="mx-var-spy", classes="mx-choice")
+        yield Static("Fool may use table cards", classes="mx-opt-label")
+        yield Picker(YES_NO, columns=2, allow_none=False, selected=[d.variant["fool_table"]],
+                     id="mx-var-fool", classes="mx-choice")
+        yield Static("Claims as evidence (a claim makes its mask 3× likelier there)", classes="mx-opt-label")
+        yield Picker([("Off (only reveals count)", False), ("On, ×3", True)], columns=2, allow_none=False,
+                     selected=[d.claims_evidence], id="mx-var-claims", classes="mx-choice")
 
     def on_mount(self) -> None:
         self.refresh_form()
@@ -147,9 +132,7 @@ class MascaradeSetupForm(Vertical):
             f"  Custom: {len(d.cards())} of {d.needed()} cards picked (the Peasant is a pair)." if d.custom else ""))
         self.query_one("#mx-opening").display = d.opening_seen
         self._refresh_opening()
-        errors = self.query_one("#mx-errors", Static)
-        errors.update("\n".join(f"• {e}" for e in self.errors))
-        errors.display = bool(self.errors)
+        self._show_errors()
 
     def _refresh_opening(self) -> None:
         d = self.data
@@ -241,13 +224,7 @@ class MascaradeSetupForm(Vertical):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
         d = self.data
-        if bid == "mx-start":
-            event.stop()
-            self.action_start()
-        elif bid == "mx-cancel":
-            event.stop()
-            self.action_cancel()
-        elif bid.startswith(("mx-me-", "mx-up-", "mx-down-")):
+        if bid.startswith(("mx-me-", "mx-up-", "mx-down-")):
             event.stop()
             what, i = bid.split("-")[1], int(bid.rsplit("-", 1)[1])
             if what == "me":
@@ -267,14 +244,6 @@ class MascaradeSetupForm(Vertical):
                     d.opening[i] = oj
             self.refresh_form()
 
-    def action_start(self) -> None:
+    def _checked(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None, list[str]]:
         config, variant, errors = self.data.validate()
-        self.errors = errors
-        self.refresh_form()
-        if config is None:
-            self.query_one("#mx-setup-scroll", VerticalScroll).scroll_end(animate=False)
-            return
-        self.post_message(self.Done(config, variant))
-
-    def action_cancel(self) -> None:
-        self.post_message(self.Cancelled())
+        return config, {"variant": variant}, errors

@@ -11,30 +11,22 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
 from tui.mascarade.model import mask_name, place_name
+from tui.widgets.choicedialog import OptionsDialog
 from tui.widgets.choices import Btn, Choices
 
 
-class PickDialog(ModalScreen[Any]):
+class PickDialog(OptionsDialog):
     """A title, a sentence, one group of options; picking one answers the dialog."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="dialog-close")]
 
     def __init__(self, kind: str, title: str, text: str, options: list[tuple[str, Any]], columns: int = 1,
                  close_label: str = "Later") -> None:
-        super().__init__()
-        self.kind = kind
-        self.title_text = title
-        self.text = text
-        self._options = options
-        self.columns = columns
+        super().__init__(kind, title, text, options, columns)
         self.close_label = close_label
-
-    def options(self) -> list[tuple[str, Any]]:
-        return list(self._options)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id=f"{self.kind}-box"):
@@ -47,19 +39,6 @@ class PickDialog(ModalScreen[Any]):
                     yield Static(self.text, classes="dialog-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Btn(f"{self.close_label} (esc)", id=f"{self.kind}-cancel")
-
-    def on_mount(self) -> None:
-        self.query_one(Choices).focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_choices_chosen(self, event: Choices.Chosen) -> None:
-        self.dismiss(event.value)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == f"{self.kind}-cancel":
-            self.dismiss(None)
 
 
 class ClaimDialog(PickDialog):

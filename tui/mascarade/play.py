@@ -16,15 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Button, Footer, Static
 
-from engine.core import IllegalAction
 from tui.mascarade import model as m
-from tui.widgets.botloop import UNDO_HELP, BotLoop
+from tui.widgets.botloop import UNDO_HELP
 from tui.widgets.choices import Btn
 from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
+from tui.widgets.playseat import PlaySeat
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
 AUTO_DIALOG = {"claim", "power", "spy", "guru"}  # pending kinds that open their dialog by themselves
 
 
-class PlayScreen(BotLoop, DrawOnce, Screen):
+class PlayScreen(PlaySeat, DrawOnce, Screen):
     """The seats around the table, the courthouse, the log and an action bar; bots play on a timer."""
 
     HELP_TITLE = "Mascarade: play"
@@ -58,20 +57,10 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     """
 
     def __init__(self, table: Table, seat: int, session_id: str) -> None:
-        super().__init__()
-        self.table = table
-        self.seat = seat
-        self.session_id = session_id
-        self.view: dict = table.view(seat)
+        super().__init__(table, seat, session_id)
         self.probs: list | None = None  # the solver's probabilities per place (mask -> chance)
         self._probs_at: tuple[int, int] | None = None  # (undos, event count) they were computed for
         self._undos = 0  # how many undos so far: after one, an event count may name another position
-        self._timer: Timer | None = None
-        self._log_n = 0
-        self._asked: tuple | None = None
-        self._end_shown = False
-        self._save_failed = False
-        self._drawn: dict[str, Any] = {}
         self._actions_drawn: tuple | None = None
 
     # ----------------------------------------------------------------- layout
@@ -94,13 +83,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         self.query_one("#mq-logview", LogView).styles.height = "100%"
         self.sync()
 
-    def on_unmount(self) -> None:
-        self._stop_timer()
-
-    def on_screen_resume(self) -> None:
-        if self.is_mounted:
-            self._maybe_ask()
-
     # ----------------------------------------------------------------- the loop
 
     def _after_redraw(self) -> None:
@@ -112,17 +94,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         pend = v["pending"] or {}
         if v["to_act"] != self.seat or pend.get("kind") not in AUTO_DIALOG:
             return
-        point = (len(self.table.log), pend.get("kind"))
-        if point == self._asked or self.app.screen is not self:
-            return
-        self._asked = point
-        self.open_dialog("claim" if pend["kind"] == "claim" else "choose")
-
-    def _show_end(self) -> None:
-        if self._end_shown:
-            return
-        self._end_shown = True
-        self.call_after_refresh(self.action_results)
+        if self._first_ask((len(self.table.log), pend.get("kind"))):
+            self.open_dialog("claim" if pend["kind"] == "claim" else "choose")
 
     # ----------------------------------------------------------------- beliefs
 
@@ -214,26 +187,15 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         return t
 
     def _render_log(self) -> None:
-        log = self.query_one("#mq-logview", LogView)
-        events = self.view["events"]
-        last = events[-1]["n"] + 1 if events else 0
-        if last < self._log_n:
-            log.reset()
-            self._log_n = 0
-        new = []
-        for ev in events:
-            if ev["n"] < self._log_n:
-                continue
-            line = m.describe(ev, self.view)
-            if line:
-                style = "bold" if ev["t"] in ("turn", "end") else ""
-                if ev["t"] in ("look", "spy_look") and ev.get("seat") == self.seat:
-                    style = "bold green"
-                elif ev["t"] in ("reveal", "fine", "verdict"):
-                    style = "magenta"
-                new.append(Text(line, style=style))
-        log.extend(new)
-        self._log_n = last
+        self._show_events(self.query_one("#mq-logview", LogView), self.view["events"],
+                          lambda ev: m.describe(ev, self.view), self._log_style)
+
+    def _log_style(self, ev: dict) -> str:
+        if ev["t"] in ("look", "spy_look") and ev.get("seat") == self.seat:
+            return "bold green"
+        if ev["t"] in ("reveal", "fine", "verdict"):
+            return "magenta"
+        return "bold" if ev["t"] in ("turn", "end") else ""
 
     def _available(self) -> set[str]:
         return m.legal_kinds(self.view)
@@ -284,18 +246,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             return
         self.notify(reason, title="Not allowed", severity="warning", markup=False)
 
-    def _why_not(self, action: tuple) -> str | None:
-        """The engine's sentence for ``action``, asked of a throwaway copy of the table (None if legal)."""
-        from solvers.table import Table
-
-        try:
-            Table.from_session(self.table.to_session()).submit(self.seat, action)
-        except IllegalAction as e:
-            return str(e)
-        except Exception:
-            return "That is not possible now."
-        return None
-
     def open_dialog(self, kind: str) -> None:
         from tui.mascarade import dialogs as d
 
@@ -311,17 +261,9 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if action:
             self.submit(tuple(action))
 
-    def action_undo(self) -> None:
-        """Take back your last action and the bots' after it, or say why not (see ``Table.undo``)."""
-        self._stop_timer()
-        if self.table.undo(self.seat):
-            self._undos += 1  # beliefs of the taken-back moves are not shown, nor accepted late
-            self.probs, self._probs_at = None, None
-            self._asked = None  # the decision taken back is asked again
-        else:  # nothing changed: a dialog put off with Later stays closed
-            self.notify(self.table.why_no_undo(self.seat), title="Undo")
-        self._save()
-        self.sync()
+    def _undone(self) -> None:
+        self._undos += 1  # beliefs of the taken-back moves are not shown, nor accepted late
+        self.probs, self._probs_at = None, None
 
     def action_results(self) -> None:
         from tui.mascarade.end import EndScreen
@@ -339,23 +281,4 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         elif bid == "act-undo":
             self.action_undo()
         elif bid.startswith("act-"):
-            kind = bid.removeprefix("act-")
-            if kind in self._available():
-                self.action_act(kind)
-            else:
-                self.action_illegal(kind)
-
-    # ----------------------------------------------------------------- saving
-
-    def _save(self) -> None:
-        from tui.storage import save_session
-
-        try:
-            save_session(self.table.to_session(), self.session_id)
-        except Exception as e:
-            if not self._save_failed:
-                self.notify(f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
-                            severity="error", title="Autosave")
-            self._save_failed = True
-        else:
-            self._save_failed = False
+            self._act_or_say_why(bid.removeprefix("act-"))

@@ -21,7 +21,7 @@ from textual.widgets import Footer, Static
 
 from engine.masque import ROOMS, SLOTS
 from engine.session import Session, SessionError
-from tui.assist.base import UNDO_KEPT, AutosaveMixin, copy_json
+from tui.assist.base import UNDO_KEPT, AutosaveMixin, copy_json, solve_and_before
 from tui.storage import load_session, new_session_id
 from tui.widgets.choices import Choices
 from tui.widgets.scroll import ScrollButtons
@@ -76,16 +76,11 @@ def solve_log(config: dict, log: list[dict]) -> dict:
     from solvers.masque.solver import SolverInputError, solve
 
     try:
-        result = solve(config, log)
-        if result.get("status") == "contradiction" and result.get("conflict"):
-            before = solve(config, log[: max(result["conflict"])])
-            if before.get("status") == "ok":
-                result["before"] = before
+        return solve_and_before(lambda entries, _whole: solve(config, entries), log)
     except SolverInputError as e:
-        result = {"status": "error", "message": str(e)}
+        return {"status": "error", "message": str(e)}
     except Exception as e:  # a solver bug must not take the notes down
-        result = {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}"}
-    return result
+        return {"status": "error", "message": f"The solver failed: {e.__class__.__name__}: {e}"}
 
 
 def grid_text(result: dict | None, stale: dict | None = None) -> Text:

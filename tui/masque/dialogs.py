@@ -6,44 +6,24 @@ callback does, so an illegal choice still ends in the engine's sentence.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
-from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from engine.masque import SLOTS
 from tui.masque import model as m
+from tui.widgets.choicedialog import ChoiceDialog, OnceDialog
 from tui.widgets.choices import Btn, Choices
 
 PLAN_DIRS = ("ccw", "stay", "cw")
 
 
-class OnceDialog(ModalScreen[Any]):
-    """A dialog that answers once.
-
-    A burst of Enter presses (or a double tap) queues several picks before the first is handled;
-    each would dismiss again, and Textual's ``dismiss`` pops whatever screen is on top, so the second
-    one popped the play screen (a blank screen, or Home). Only the first dismissal counts, and only
-    while this dialog is the screen on top.
-    """
-
-    _answered = False
-
-    def dismiss(self, result: Any = None) -> AwaitComplete:
-        if self._answered or self.app.screen is not self:
-            return AwaitComplete.nothing()
-        self._answered = True
-        return super().dismiss(result)
-
-
-class ActionDialog(OnceDialog):
+class ActionDialog(ChoiceDialog):
     """Every legal action of this decision as a tappable list; picking one answers the dialog."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="masque-act-close")]
+    cancel_id = "masque-act-cancel"
     DEFAULT_CSS = """
     #masque-act-scroll { height: auto; max-height: 16; }
     """
@@ -75,20 +55,6 @@ class ActionDialog(OnceDialog):
                 )
             with Horizontal(classes="dialog-buttons"):
                 yield Btn("Cancel (esc)", id="masque-act-cancel")
-
-    def on_mount(self) -> None:
-        self.query_one(Choices).focus()
-
-    def on_choices_chosen(self, event: Choices.Chosen) -> None:
-        event.stop()
-        self.dismiss(event.value)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "masque-act-cancel":
-            self.dismiss(None)
 
 
 class PlanDialog(OnceDialog):

@@ -15,8 +15,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.events import Click
-from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
@@ -24,10 +22,12 @@ from textual.widgets import Button, Footer, Static, TabbedContent, TabPane
 from engine.core import IllegalAction
 from engine.masque import ROOMS, SLOTS
 from tui.masque import model as m
-from tui.widgets.botloop import UNDO_HELP, BotLoop
+from tui.widgets.boardcell import BoardCell
+from tui.widgets.botloop import UNDO_HELP
 from tui.widgets.choices import Btn
 from tui.widgets.draw import DrawOnce
 from tui.widgets.logview import LogView
+from tui.widgets.playseat import PlaySeat
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -36,24 +36,11 @@ TABS = ("tab-log", "tab-cards", "tab-risk", "tab-nobles", "tab-midnight")
 SUB_DECISIONS = {"target", "ask", "give", "look", "peek", "return"}
 
 
-class RoomCell(Static):
+class RoomCell(BoardCell):
     """One room of the abbey ring; a click moves (or places, or waltzes) there."""
 
-    class Clicked(Message):
-        def __init__(self, room: str) -> None:
-            super().__init__()
-            self.room = room
 
-    def __init__(self, room: str) -> None:
-        super().__init__(id=f"room-{room}", classes="room")
-        self.room = room
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Clicked(self.room))
-
-
-class PlayScreen(BotLoop, DrawOnce, Screen):
+class PlayScreen(PlaySeat, DrawOnce, Screen):
     """Abbey ring, cards, safe-room grid, nobles, midnight; an action bar; bots play on a timer."""
 
     HELP_TITLE = "Masque of the Red Death: play"
@@ -86,19 +73,9 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     ]
 
     def __init__(self, table: Table, seat: int, session_id: str) -> None:
-        super().__init__()
-        self.table = table
-        self.seat = seat
-        self.session_id = session_id
-        self.view: dict = table.view(seat)
+        super().__init__(table, seat, session_id)
         self.solved: dict | None = None
         self._solved_for = -1
-        self._timer: Timer | None = None
-        self._log_n = 0
-        self._asked: tuple | None = None
-        self._end_shown = False
-        self._save_failed = False
-        self._drawn: dict[str, str] = {}
         self._steps: list[dict] | None = None  # the midnight play-out (model.midnight_steps)
         self._step_i = 0  # how many of its steps the board shows
         self._midnight_timer: Timer | None = None
@@ -111,7 +88,7 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             with Vertical(id="play-left"):
                 with Grid(id="ring"):
                     for room in ROOMS:
-                        yield RoomCell(room)
+                        yield RoomCell(room, id=f"room-{room}", classes="room")
                     yield Static(id="route-cell")
                 yield Static(id="track")
                 yield Static(id="rumor-strip")
@@ -138,13 +115,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def on_mount(self) -> None:
         self.sync()
 
-    def on_unmount(self) -> None:
-        self._stop_timer()
-
-    def on_screen_resume(self) -> None:
-        if self.is_mounted:
-            self._maybe_ask()
-
     # ----------------------------------------------------------------- the loop
 
     def _after_redraw(self) -> None:
@@ -164,11 +134,8 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         v = self.view
         if v["to_act"] != self.seat or v["phase"] not in SUB_DECISIONS:
             return
-        point = (len(self.table.log), v["phase"])
-        if point == self._asked or self.app.screen is not self:
-            return
-        self._asked = point
-        self.action_act()
+        if self._first_ask((len(self.table.log), v["phase"])):
+            self.action_act()
 
     # ----------------------------------------------------------------- midnight, slot by slot
 
@@ -342,26 +309,16 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         return t
 
     def _render_log(self) -> None:
-        log = self.query_one("#log", LogView)
         events = self.view["events"]
         step = self._step()
         if step is not None:  # at midnight the log follows the board, never ahead of it
             events = [ev for ev in events if ev["n"] <= step["upto"]]
-        last = events[-1]["n"] + 1 if events else 0
-        if last < self._log_n:  # undo: start again
-            log.reset()
-            self._log_n = 0
-        new = []
-        for ev in events:
-            if ev["n"] < self._log_n:
-                continue
-            line = m.describe(ev, self.view)
-            if line:
-                mine = ev.get("seat") == self.seat and ev["t"] in ("draw", "look", "ask")
-                style = "bold" if ev["t"] in ("round", "end", "midnight") else "bold green" if mine else ""
-                new.append(Text(line, style=style))
-        log.extend(new)
-        self._log_n = last
+        self._show_events(self.query_one("#log", LogView), events, lambda ev: m.describe(ev, self.view),
+                          self._log_style)
+
+    def _log_style(self, ev: dict) -> str:
+        mine = ev.get("seat") == self.seat and ev["t"] in ("draw", "look", "ask")
+        return "bold" if ev["t"] in ("round", "end", "midnight") else "bold green" if mine else ""
 
     def _cards_text(self) -> Text:
         v = self.view
@@ -519,25 +476,13 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
             return over
         return True
 
-    def _why_not(self, action: tuple) -> str:
-        from solvers.table import Table
-
-        try:
-            Table.from_session(self.table.to_session()).submit(self.seat, action)
-        except IllegalAction as e:
-            return str(e)
-        except Exception:
-            return "That is not possible now."
-        return "That is not possible now."
-
     def action_act(self) -> None:
         from tui.masque.dialogs import ActionDialog
 
         v = self.view
         if v["to_act"] != self.seat or not m.choice_actions(v):
-            self.notify(
-                self._why_not(("play", v["hand"][0] if v["hand"] else "jest")), title="Not allowed", severity="warning"
-            )
+            reason = self._why_not(("play", v["hand"][0] if v["hand"] else "jest"))
+            self.notify(reason or "That is not possible now.", title="Not allowed", severity="warning")
             return
         self.app.push_screen(ActionDialog(v), self._chosen)
 
@@ -570,14 +515,6 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
     def action_ready(self) -> None:
         self.submit(("ready",))
 
-    def action_undo(self) -> None:
-        self._stop_timer()
-        if not self.table.undo(self.seat):
-            self.notify(self.table.why_no_undo(self.seat), title="Undo")
-        self._asked = None
-        self._save()
-        self.sync()
-
     def action_results(self) -> None:
         from tui.masque.end import EndScreen
 
@@ -606,29 +543,12 @@ class PlayScreen(BotLoop, DrawOnce, Screen):
         if bid in handlers:
             handlers[bid]()
 
-    def on_room_cell_clicked(self, event: RoomCell.Clicked) -> None:
+    def on_board_cell_clicked(self, event: BoardCell.Clicked) -> None:
+        room: str = event.key
         v = self.view
         acts = m.room_actions(v) if v["to_act"] == self.seat else {}
-        if event.room in acts:
-            self.submit(tuple(acts[event.room]))
+        if room in acts:
+            self.submit(tuple(acts[room]))
             return
         kind = v["phase"] if v["phase"] in ("place", "waltz", "move") else "move"
-        self.submit((kind, event.room))
-
-    # ----------------------------------------------------------------- saving
-
-    def _save(self) -> None:
-        from tui.storage import save_session
-
-        try:
-            save_session(self.table.to_session(), self.session_id)
-        except Exception as e:
-            if not self._save_failed:
-                self.notify(
-                    f"Could not save this game: {e.__class__.__name__}: {e}".splitlines()[0],
-                    severity="error",
-                    title="Autosave",
-                )
-            self._save_failed = True
-        else:
-            self._save_failed = False
+        self.submit((kind, room))

@@ -562,6 +562,16 @@ class SSHServer:
         close_auth_log()
 
 
+async def until_stopped() -> None:
+    """Return on Ctrl+C or SIGTERM, so a server that runs until then can close its sessions (ssh and web)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # a loop without signal handlers runs until killed
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
 async def open_tables() -> tuple[Path, TableService | None]:
     """The shared table service's socket, starting the service unless another server runs it."""
     from tui.serve.tables import socket_path, start_or_attach
@@ -700,12 +710,7 @@ def serve_ssh(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                     await asyncio.sleep(0.1)
 
             warm_task = asyncio.get_running_loop().create_task(say_warm())  # noqa: F841 (kept until the end)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await until_stopped()
         announce("unmask: stopping; ending every session…")
         server.close()
         await server.wait_closed()

@@ -55,6 +55,7 @@ from engine.core import IllegalAction
 from engine.session import Session, SessionError
 from solvers.bots import bot_names
 from solvers.table import HUMAN, Table
+from tui.env import env_seconds
 from tui.storage import atomic_write_json, data_dir, read_session_file
 
 SOCKET_NAME = "tables.sock"
@@ -67,13 +68,7 @@ NAME_LIMIT = 20
 
 def default_archive_after() -> float:
     """Seconds a finished table stays in the lobby: ``UNMASK_ARCHIVE_AFTER`` or a day."""
-    raw = os.environ.get("UNMASK_ARCHIVE_AFTER")
-    if raw:
-        try:
-            return max(0.0, float(raw))
-        except ValueError:
-            pass
-    return ARCHIVE_AFTER
+    return env_seconds("UNMASK_ARCHIVE_AFTER", ARCHIVE_AFTER)
 
 
 def seat_names(names: list[str], owners: dict[int, str], humans: list[int]) -> list[str]:

@@ -27,7 +27,6 @@ import ipaddress
 import logging
 import secrets
 import shlex
-import signal
 import sys
 import time
 from collections.abc import Iterable
@@ -51,7 +50,7 @@ from tui.serve.auth import (
     user_name_problem,
 )
 from tui.serve.auth import log as auth_log
-from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords
+from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords, until_stopped
 
 if TYPE_CHECKING:
     from tui.serve.tables import TableService
@@ -503,12 +502,7 @@ def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_f
                                         limits=limits, trusted_proxies=trusted_proxies)
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await until_stopped()
         announce("unmask: stopping…")
         await served.close()
 

@@ -25,20 +25,51 @@ class Btn(Button):
         self.active_effect_duration = 0
 
 
+GRID_MOVES = [
+    Binding("up", "move(-1, 'row')", "Previous", show=False),
+    Binding("down", "move(1, 'row')", "Next", show=False),
+    Binding("left", "move(-1, 'col')", "Left", show=False),
+    Binding("right", "move(1, 'col')", "Right", show=False),
+    Binding("home", "jump(0)", "First", show=False),
+    Binding("end", "jump(-1)", "Last", show=False),
+]
+"""The keys that move the cursor of an option grid (:class:`GridCursor`): arrows, Home and End."""
+
+
+class GridCursor:
+    """The keyboard cursor of a grid of options, ``columns`` wide: the arrows move it, Home / End jump.
+
+    Mixed into a widget that has ``options``, ``columns``, ``current``, ``_paint()`` (draws the cursor)
+    and ``_buttons()`` (one widget per option), and binds :data:`GRID_MOVES`.
+    """
+
+    options: list[tuple[Any, Any]]
+    columns: int
+    current: int
+
+    def action_move(self, delta: int, axis: str) -> None:
+        if not self.options:
+            return
+        step = delta if axis == "col" else delta * self.columns
+        self.current = min(max(self.current + step, 0), len(self.options) - 1)
+        self._paint()  # type: ignore[attr-defined]
+        self._buttons()[self.current].scroll_visible(animate=False)  # type: ignore[attr-defined]
+
+    def action_jump(self, index: int) -> None:
+        if self.options:
+            self.current = index % len(self.options)
+            self._paint()  # type: ignore[attr-defined]
+
+
 class Choice(Btn, can_focus=False):
     """One option of a :class:`Choices` group."""
 
 
-class Choices(Grid, can_focus=True):
+class Choices(GridCursor, Grid, can_focus=True):
     """A group of options; ``selected`` marks the picked one when the group keeps a selection."""
 
     BINDINGS = [
-        Binding("up", "move(-1, 'row')", "Previous", show=False),
-        Binding("down", "move(1, 'row')", "Next", show=False),
-        Binding("left", "move(-1, 'col')", "Left", show=False),
-        Binding("right", "move(1, 'col')", "Right", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
+        *GRID_MOVES,
         Binding("enter,space", "choose", "Choose", show=False),
     ]
 
@@ -106,19 +137,6 @@ class Choices(Grid, can_focus=True):
     @property
     def value(self) -> Any:
         return None if self.selected is None else self.options[self.selected][1]
-
-    def action_move(self, delta: int, axis: str) -> None:
-        if not self.options:
-            return
-        step = delta if axis == "col" or self.columns == 1 else delta * self.columns
-        self.current = min(max(self.current + step, 0), len(self.options) - 1)
-        self._paint()
-        self._buttons()[self.current].scroll_visible(animate=False)
-
-    def action_jump(self, index: int) -> None:
-        if self.options:
-            self.current = index % len(self.options)
-            self._paint()
 
     def action_choose(self) -> None:
         self.pick(self.current)

@@ -12,6 +12,18 @@ from textual.widgets import Button
 from tui.widgets.choices import Btn
 
 
+def scroll_by_button(widget: Widget, what: str) -> None:
+    """Scroll ``widget`` at once as the scroll button ``what`` (top, up, down or end) says."""
+    if what == "top":
+        widget.scroll_home(animate=False)
+    elif what == "end":
+        widget.scroll_end(animate=False)
+    elif what == "up":
+        widget.scroll_page_up(animate=False)
+    else:
+        widget.scroll_page_down(animate=False)
+
+
 class ScrollButtons(Horizontal):
     """Top / page up / page down / end buttons for a scrollable widget.
 
@@ -46,12 +58,4 @@ class ScrollButtons(Horizontal):
         widget = self._target()
         if widget is None or event.button.id is None:
             return
-        what = event.button.id.rsplit("-", 1)[-1]
-        if what == "top":
-            widget.scroll_home(animate=False)
-        elif what == "end":
-            widget.scroll_end(animate=False)
-        elif what == "up":
-            widget.scroll_page_up(animate=False)
-        else:
-            widget.scroll_page_down(animate=False)
+        scroll_by_button(widget, event.button.id.rsplit("-", 1)[-1])
