@@ -194,6 +194,19 @@ async def test_the_end_does_not_call_eliminated_players_wrong():
 # ----------------------------------------------------------------------------- the table assistant
 
 
+async def _quiet(pilot) -> None:
+    """Let the assistant's solve workers finish and the screen redraw (they may start one another)."""
+    for _ in range(10):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def _open_rumor(pilot) -> None:
+    await _quiet(pilot)
+    await pilot.click("#ax-do-rumor")
+    await pilot.pause(0.1)
+
+
 def _assist_session(log: list):
     from engine.session import Session
     from tui.clue.assist_model import board_deck
@@ -214,11 +227,7 @@ async def test_assistant_says_the_others_and_i_passed_not_i_and_the_others():
                                       deck["locations"][7], deck["locations"][10]]}
     app = AssistApp("passed", _assist_session([hand]))
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(10):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-        await pilot.click("#ax-do-rumor")
-        await pilot.pause(0.1)
+        await _open_rumor(pilot)
         for selector in ("#ax-pick-by-1", "#ax-pick-suspects-3", "#ax-pick-weapons-5", "#ax-pick-locations-2",
                          "#ax-pick-shower-4"):  # Bea asks; nobody shows: Cy, Dee and I pass
             assert await pilot.click(selector), selector
@@ -226,9 +235,7 @@ async def test_assistant_says_the_others_and_i_passed_not_i_and_the_others():
         preview = str(app.screen.query_one("#ax-dlg-preview").render())
         assert "Cy, Dee and I passed." in preview, preview
         await pilot.click("#ax-dlg-save")
-        for _ in range(10):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        await _quiet(pilot)
         assert len(app.screen.entries) == 2  # saved, and the log says it the same way
         assert "Cy, Dee and I passed." in describe(app.screen.entries[-1], "Bob")
 
@@ -261,9 +268,7 @@ async def test_assistant_toolbar_stays_put_when_the_status_gets_shorter():
     for log in (TABLE_LOG[:1], TABLE_LOG):
         app = AssistApp(None, _assist_session(list(log)))
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(10):
-                await app.workers.wait_for_complete()
-                await pilot.pause()
+            await _quiet(pilot)
             status = app.screen.query_one("#ax-status")
             rows.append((app.screen.query_one("#ax-do-rumor").region.y, str(status.render())))
     assert rows[0][0] == rows[1][0], rows  # two lines of status, then one: the same row for Rumor
@@ -329,11 +334,7 @@ async def test_assistant_rumor_says_what_is_missing_in_one_plain_list():
 
     app = AssistApp("missing", _assist_session(TABLE_LOG[:1]))
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(10):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-        await pilot.click("#ax-do-rumor")
-        await pilot.pause(0.1)
+        await _open_rumor(pilot)
         preview = app.screen.query_one("#ax-dlg-preview")
         assert str(preview.render()).strip() == "Tap a suspect, a weapon and a location."
         await pilot.click("#ax-pick-suspects-0")

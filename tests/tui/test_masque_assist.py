@@ -26,6 +26,14 @@ def saved_app() -> UnmaskApp:
     return UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-snap")
 
 
+async def _solved(pilot):
+    """The assistant screen once its solve worker is done and the answer drawn."""
+    await pilot.pause(0.3)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    return pilot.app.screen
+
+
 async def _settle(pilot) -> None:
     await pilot.pause()
     await pilot.pause(0.3)
@@ -152,10 +160,7 @@ def test_a_tap_on_a_certain_room_of_the_grid_explains_that_room(size):
         save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-tap")
         app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-tap")
         async with app.run_test(size=size) as pilot:
-            await pilot.pause(0.3)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = app.screen
+            screen = await _solved(pilot)
             for kind, slot, room in (("deadly", "12:10", "blue"), ("safe", "12:00", "black"),
                                      ("safe", "12:20", "violet")):
                 await pilot.click("#mq-grid", offset=grid_cell(screen, slot, room))
@@ -184,10 +189,7 @@ async def test_every_log_entry_is_shown_whole_at_80x24():
     save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=log), "masque-long")
     app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-long")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.screen
+        screen = await _solved(pilot)
         assert screen.result["status"] == "contradiction"
         log_widget = screen.query_one(".mq-log")
         buttons = list(log_widget.query("Choice"))
@@ -209,10 +211,7 @@ async def test_jumping_to_a_note_from_the_why_view_shows_its_slot_and_room_for_r
     save_session(Session(game="masque", mode="assist", config={"red_death": 2}, log=list(LOG)), "masque-jump")
     app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-jump")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.screen
+        screen = await _solved(pilot)
         await pilot.click("#mq-slot-5")
         await pilot.click("#mq-room-6")  # the pickers on 12:50 violet
         await pilot.click("#mq-grid", offset=grid_cell(screen, "12:10", "blue"))
