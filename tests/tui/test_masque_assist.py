@@ -233,3 +233,21 @@ async def test_jumping_to_a_note_from_the_why_view_shows_its_slot_and_room_for_r
         await pilot.click("#mq-tools-2")  # Replace: only the room changes
         await pilot.pause()
         assert screen.entries[3] == {"type": "evidence", "slot": "12:10", "room": "green"}
+
+
+@run_async(timeout=120)
+async def test_the_footer_offers_undo_delete_and_replace_only_when_they_can_act():
+    """Robot soak, seed 100: the footer showed Undo (u, ctrl+z) on a new table, where it did nothing."""
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-keys")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _solved(pilot)
+        live = lambda: {b.binding.action for b in screen.active_bindings.values() if b.enabled}  # noqa: E731
+        assert not {"undo", "delete", "replace"} & live(), "nothing to undo, nothing selected"
+        await pilot.click("#mq-slot-1")
+        await pilot.click("#mq-room-2")
+        await pilot.click("#mq-do-0")
+        await pilot.pause(0.3)
+        assert "undo" in live() and not {"delete", "replace"} & live()
+        await pilot.press("u")
+        await pilot.pause(0.3)
+        assert screen.entries == [] and "undo" not in live()

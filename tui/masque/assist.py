@@ -296,6 +296,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
 
     def _changed(self, save: bool = True) -> None:
         self._gen += 1
+        self.refresh_bindings()
         self._draw()
         if save:
             self._save()
@@ -353,6 +354,15 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self.selected = None
         self._set([*self.entries, entry])
         self.notify(entry_text(entry), title="Added")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Dim Undo with nothing to undo, and Delete and Replace with no entry selected (the footer
+        shows only keys that do something now)."""
+        if action == "undo":
+            return True if self.history else None
+        if action in ("delete", "replace"):
+            return True if self.selected is not None else None
+        return True
 
     def action_undo(self) -> None:
         if not self.history:
@@ -465,6 +475,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         """Select log entry ``index`` and show its slot and room in the pickers, so Replace changes
         only what is tapped next (from a log tap, and from a Why view's "jump to it")."""
         self.selected = index
+        self.refresh_bindings()
         slot, room = entry_slot_room(self.entries[index])
         if slot in SLOTS:
             c = self.query_one("#mq-slot", Choices)
