@@ -8,6 +8,8 @@ whole game when it ends sooner), for each game:
   milliseconds of wall time.
 * ``sheet``: every certain fact of the log explained one after the other by one explainer, as the
   Why view's worker does; the total per log (median and worst), and the facts per log.
+* oracle calls per fact in the sheet (each a solve of a subset of the notes), and the calls of a
+  game's cheaper bound when it has one (Tokyo Ghoul: the per-player bound, asked first).
 * Clue only, ``--compare``: the same with divide and conquer for every fact (the default takes
   CP-SAT cores after the first fact), oracle calls per fact, and CP-SAT's own certain facts (each
   negated fact infeasible) against the exact counter.
@@ -48,6 +50,7 @@ def bench(game: str, logs: list[tuple[dict, list]], **kw: object) -> dict[str, f
     sheets: list[float] = []
     facts = 0
     calls = 0
+    bound_calls = 0
     for config, log in logs:
         t0 = time.perf_counter()
         ex = make(config, log, **kw)
@@ -56,6 +59,7 @@ def bench(game: str, logs: list[tuple[dict, list]], **kw: object) -> dict[str, f
         sheets.append(time.perf_counter() - t0)
         facts += len(ex.facts)
         calls += ex.calls
+        bound_calls += getattr(ex, "bound_calls", 0)
         for fact in ex.facts:
             t = time.perf_counter()
             make(config, log, **kw).why(fact)
@@ -64,13 +68,15 @@ def bench(game: str, logs: list[tuple[dict, list]], **kw: object) -> dict[str, f
         "logs": len(logs), "entries": statistics.mean(len(lg) for _, lg in logs), "facts": facts,
         "one_median": 1000 * statistics.median(one), "one_p90": 1000 * pct(one, 0.9), "one_max": 1000 * max(one),
         "sheet_median": statistics.median(sheets), "sheet_max": max(sheets), "calls_per_fact": calls / max(facts, 1),
+        "bound_per_fact": bound_calls / max(facts, 1),
     }
 
 
 def show(name: str, r: dict[str, float]) -> None:
     print(f"{name:<24} {r['logs']:>4} logs, {r['entries']:5.1f} entries, {r['facts']:>5} facts | one fact: median "
           f"{r['one_median']:6.1f} ms, p90 {r['one_p90']:6.1f} ms, worst {r['one_max']:6.0f} ms | sheet: median "
-          f"{r['sheet_median']:5.2f} s, worst {r['sheet_max']:5.2f} s | {r['calls_per_fact']:.1f} oracle calls/fact")
+          f"{r['sheet_median']:5.2f} s, worst {r['sheet_max']:5.2f} s | {r['calls_per_fact']:.1f} oracle calls/fact"
+          + (f", {r['bound_per_fact']:.1f} bound calls/fact" if r["bound_per_fact"] else ""))
 
 
 def cpsat_figures(logs: list[tuple[dict, list]]) -> None:

@@ -19,6 +19,13 @@ that CP-SAT returns when it proves the negated fact impossible), else a QuickXpl
 divide and conquer (Junker 2004) that needs O(k log n) oracle calls for an answer of k notes out
 of n.  The deletion pass drops each note in turn and keeps it out when the rest still suffices;
 by monotonicity the result is minimal.  Every oracle answer is cached by the set of notes kept.
+
+Monotonicity also answers many questions without the oracle: a fact certain from T is certain
+from every superset of T, and a fact not certain from T is not certain from any subset of T, so
+every cached answer decides the sets above or below it.  A game may also give a *bound*: facts
+certain by a cheaper, sound but incomplete method (every fact it gives is certain by the oracle
+too), asked before the oracle; a "yes" from it is final, a "no" goes to the oracle.  Neither
+changes any answer, so the explanations are the very same as the oracle's alone, only faster.
 """
 
 from __future__ import annotations
@@ -91,6 +98,9 @@ class Explainer:
 
     ``candidates(fact)``, when given, returns a sufficient set of notes quickly (or ``None``);
     ``holds(fact, kept)``, when given, answers one fact faster than listing every certain fact.
+    ``bound(kept)``, when given, lists facts certain from ``kept`` by a cheaper sound method (a
+    subset of ``oracle.certain(kept)``).  ``infer`` (default on) answers from earlier answers by
+    monotonicity; off, and without a bound, every new set goes to the oracle (for tests).
     """
 
     def __init__(
@@ -99,6 +109,8 @@ class Explainer:
         *,
         candidates: Callable[[Any], Iterable[int] | None] | None = None,  # Any: each game's own kind of Fact
         holds: Callable[[Any, frozenset[int]], bool] | None = None,
+        bound: Callable[[frozenset[int]], Iterable[Any]] | None = None,
+        infer: bool = True,
     ) -> None:
         self.oracle = oracle
         self.notes = list(oracle.notes)
@@ -108,7 +120,14 @@ class Explainer:
         self._candidates = candidates
         self._found: list[frozenset[int]] = []  # earlier answers, newest first
         self._holds = holds
+        self._bound = bound
+        self._bound_cache: dict[frozenset[int], frozenset[Fact]] = {}
+        self._infer = infer
+        # Per fact, the sets known to prove it and known not to (from one-fact answers).
+        self._pos: dict[Fact, list[frozenset[int]]] = {}
+        self._neg: dict[Fact, list[frozenset[int]]] = {}
         self.calls = 0
+        self.bound_calls = 0
         self.facts: list[Fact] = list(oracle.certain(self._all))
         self._cache[self._all] = frozenset(self.facts)
 
@@ -127,19 +146,79 @@ class Explainer:
             return fact in self._cache[kept]
         key = (fact, kept)
         got = self._holds_cache.get(key)
-        if got is None:
-            self.calls += 1
-            got = self._holds(fact, kept) if self._holds is not None else fact in self.certain(kept)
-            self._holds_cache[key] = got
+        if got is not None:
+            return got
+        if self._infer:
+            got = self._inferred(fact, kept)
+            if got is not None:
+                return got
+        if self._bound is not None and fact in self._bound_facts(kept):
+            self._remember(fact, kept, True)
+            return True
+        if self._holds is None:
+            return fact in self.certain(kept)  # cached with every fact of that set
+        self.calls += 1
+        got = self._holds(fact, kept)
+        self._remember(fact, kept, got)
         return got
+
+    def _bound_facts(self, kept: frozenset[int]) -> frozenset[Fact]:
+        """The bound's facts for ``kept`` (cached); the bound must be given."""
+        b = self._bound_cache.get(kept)
+        if b is None:
+            assert self._bound is not None
+            self.bound_calls += 1
+            b = frozenset(self._bound(kept))
+            self._bound_cache[kept] = b
+        return b
+
+    def _by_bound(self, fact: Fact, kept: frozenset[int]) -> bool:
+        """Does the bound (or an earlier answer, by monotonicity) prove ``fact`` from ``kept``?  No oracle call."""
+        if kept in self._cache:
+            return fact in self._cache[kept]
+        if self._holds_cache.get((fact, kept)) or (self._infer and self._inferred(fact, kept)):
+            return True
+        return fact in self._bound_facts(kept)
+
+    def _remember(self, fact: Fact, kept: frozenset[int], got: bool) -> None:
+        self._holds_cache[(fact, kept)] = got
+        (self._pos if got else self._neg).setdefault(fact, []).append(kept)
+
+    def _inferred(self, fact: Fact, kept: frozenset[int]) -> bool | None:
+        """The answer for ``kept`` if monotonicity decides it from earlier answers, else None."""
+        for t in self._pos.get(fact, ()):
+            if t <= kept:
+                return True
+        for t in self._neg.get(fact, ()):
+            if kept <= t:
+                return False
+        for t, facts in self._bound_cache.items():
+            if fact in facts and t <= kept:
+                return True
+        for t, facts in self._cache.items():
+            if fact in facts:
+                if t <= kept:
+                    return True
+            elif kept <= t:
+                return False
+        return None
 
     def why(self, fact: Fact) -> list[int]:
         """A minimal sufficient set of notes for ``fact`` (log order); ValueError if it is not certain."""
         if fact not in self._cache[self._all]:
             raise ValueError(f"{fact!r} is not certain")
         cand: list[int] | None = None
+        if self._bound is not None and self._by_bound(fact, self._all):
+            # The bound proves it: a candidate from bound answers alone (earlier answers first),
+            # minimal for the bound, so that only the deletion pass below asks the oracle.
+            for found in self._found[:_REUSE]:
+                if self._by_bound(fact, found):
+                    cand = sorted(found)
+                    break
+            if cand is None:
+                cand = minimal_sufficient(lambda s: self._by_bound(fact, s), self.notes)
         # An earlier answer often proves this fact too (a card's ✓ proves its ✗s): one check each.
-        for found in self._found[:_REUSE]:
+        for found in self._found[:_REUSE] if cand is None else ():
             if self.holds(fact, found):
                 cand = sorted(found)
                 break

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solvers.explain import Explainer
-from solvers.ghoul.solver import solve
+from solvers.ghoul.solver import certain_facts, solve
 
 __all__ = ["GhoulOracle", "fact_json", "fact_sentence", "ghoul_explainer", "note_sentence"]
 
@@ -29,13 +29,15 @@ SHOWN = ("preliminary", "interrogation")
 Fact = tuple[Any, ...]
 
 
-def facts_of(out: Mapping[str, Any]) -> list[Fact]:
-    """The certain facts of a solver answer, player by player in a fixed order."""
+def facts_of(out: Mapping[str, Any], sizes: Mapping[str, int] | None = None) -> list[Fact]:
+    """The certain facts of a solver answer, player by player in a fixed order.
+
+    ``sizes`` gives the hand sizes when ``out`` has no ``hands`` (a :func:`certain_facts` answer)."""
     facts: list[Fact] = []
     for p, c in out.get("certain", {}).items():
         facts += [("has", p, s, n) for s, n in c.get("has", {}).items()]
         facts += [("lacks", p, s) for s in c.get("lacks", [])]
-        size = _hand_size(out, p)
+        size = sizes[p] if sizes is not None else _hand_size(out, p)
         facts += [("at_most", p, s, n) for s, n in c.get("at_most", {}).items() if 0 < n < size]
         if c.get("hand"):
             facts.append(("hand", p, tuple(c["hand"])))
@@ -58,6 +60,7 @@ class GhoulOracle:
         self.config = config
         self.log = list(log)
         self.notes = [i for i, e in enumerate(self.log) if self._is_note(e)]
+        self.sizes: dict[str, int] | None = None  # hand sizes, from the first exact answer
 
     @staticmethod
     def _is_note(e: Any) -> bool:
@@ -84,12 +87,30 @@ class GhoulOracle:
         out = solve(self.config, self.weakened(kept), advice=False)
         if out.get("status") != "ok":
             return []
+        if self.sizes is None:
+            self.sizes = {p: _hand_size(out, p) for p in out.get("certain", {})}
         return facts_of(out)
+
+    def bound(self, kept: frozenset[int]) -> list[Fact]:
+        """Facts certain by the per-player bound alone (no card-flow pass) for the weakened log.
+
+        Sound (each is also in :meth:`certain`, for any ``kept``: the bound's hand sets hold
+        every possible hand, and a note left out only adds worlds), far cheaper, and often
+        enough: the explainer asks it first and the exact pass only when it says no.  Hand
+        sizes (which notes do not change: every move stays in the log) come from the first
+        exact answer."""
+        if self.sizes is None:
+            self.certain(frozenset(self.notes))
+        cert = certain_facts(self.config, self.weakened(kept), exact=False)
+        if cert is None or self.sizes is None:
+            return []
+        return facts_of({"certain": cert}, self.sizes)
 
 
 def ghoul_explainer(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> Explainer:
     """An :class:`Explainer` of every certain fact (SolverInputError on unreadable input)."""
-    return Explainer(GhoulOracle(config, log))
+    oracle = GhoulOracle(config, log)
+    return Explainer(oracle, bound=oracle.bound)
 
 
 def fact_json(fact: Fact) -> dict[str, Any]:

@@ -428,21 +428,30 @@ class _Pass:
                 # the giver's hidden hand, each equally likely.
                 pr = cq[:, s] / float(sq) if known is None else (cq[:, s] >= 1).astype(float)
                 ok = pr > 0
+                if not ok.any():
+                    continue
+                if q == me:
+                    parts.append((ok, s, pr, None))
+                    continue
+                # The hand after giving s and taking the card in transit; rows with no such hand
+                # drop out here, before the rows are copied (same rows, same order as after).
+                new = self.known[s, H[:, n], H[:, q]]
+                ok &= new >= 0
                 if ok.any():
-                    parts.append((ok, s, pr))
+                    parts.append((ok, s, pr, new))
             if not parts:
                 raise FlowConflict
-            H = np.concatenate([H[ok] for ok, _s, _pr in parts])
-            W = np.concatenate([W[ok] * pr[ok][:, None] for ok, _s, pr in parts])
-            give = np.concatenate([np.full(int(ok.sum()), s, dtype=np.int64) for ok, s, _pr in parts])
-            if q == me:
-                H[:, n + 1] = give
-            else:
-                new = self.known[give, H[:, n], H[:, q]]
-                ok = new >= 0
-                H, W, give = H[ok], W[ok], give[ok]
-                H[:, q] = new[ok]
-            H[:, n] = give
+            Hs = []
+            for ok, s, _pr, new in parts:
+                Hp = H[ok]
+                if new is None:
+                    Hp[:, n + 1] = s
+                else:
+                    Hp[:, q] = new[ok]
+                Hp[:, n] = s
+                Hs.append(Hp)
+            W = np.concatenate([W[ok] * pr[ok][:, None] for ok, _s, pr, _new in parts])
+            H = np.concatenate(Hs)
             H, W = self._merge_rows(H, W)
         # What is in transit now is my left neighbour's gift to me.
         new = self.known[H[:, n + 1], H[:, n], H[:, me]]

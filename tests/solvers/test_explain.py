@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 from solvers.clue.explain import ClueOracle, clue_explainer
 from solvers.clue.model import build_problem
 from solvers.clue.solver import solve as clue_solve
-from solvers.explain import minimal_sufficient
+from solvers.explain import Explainer, minimal_sufficient
 from solvers.explain_samples import sample
 from solvers.ghoul.explain import GhoulOracle, facts_of, ghoul_explainer
 from solvers.ghoul.solver import solve as ghoul_solve
@@ -151,3 +152,103 @@ def test_solve_explain_gives_one_reason_per_certain_card(tmp_path):
         assert ("at", w["fact"]["card"], w["fact"]["holder"]) in clue_certain(config, log, w["entries"])
     readable = CliRunner().invoke(app, ["solve", "clue", str(path), "--explain"])
     assert readable.exit_code == 0 and "Why" in readable.output and "; so " in readable.output
+
+
+# ------------------------------------------------------------------ answers without the oracle
+
+
+class _SetOracle:
+    """A monotone oracle: fact f is certain from S iff S contains one of ``needs[f]``."""
+
+    def __init__(self, needs: dict, n: int) -> None:
+        self.needs = needs
+        self.notes = list(range(n))
+        self.asked: list[frozenset] = []
+
+    def certain(self, kept):
+        self.asked.append(kept)
+        return [f for f, sets in self.needs.items() if any(s <= kept for s in sets)]
+
+
+NEEDS = {
+    "a": [frozenset({2, 7, 11}), frozenset({3, 4})],
+    "b": [frozenset({3, 4}), frozenset({19})],
+    "c": [frozenset({7, 11})],
+    "d": [frozenset({0, 5, 6}), frozenset({5, 6, 7, 11})],
+    "e": [frozenset()],
+}
+
+
+def _minimal_for(oracle, fact, got):
+    s = frozenset(got)
+    assert fact in oracle.certain(s)
+    assert all(fact not in oracle.certain(s - {i}) for i in s)
+
+
+def test_inference_from_earlier_answers_gives_the_same_explanations_with_fewer_calls():
+    plain, fast = _SetOracle(NEEDS, 20), _SetOracle(NEEDS, 20)
+    ex0, ex1 = Explainer(plain, infer=False), Explainer(fast)
+    assert ex0.facts == ex1.facts
+    assert [ex0.why(f) for f in ex0.facts] == [ex1.why(f) for f in ex1.facts]
+    assert len(fast.asked) < len(plain.asked)
+
+
+def test_a_sound_bound_is_asked_first_and_the_answer_stays_minimal_for_the_oracle():
+    """The bound knows only some of the ways (sound, incomplete): its candidates are shrunk by the oracle."""
+    bound_needs = {"a": [frozenset({2, 7, 11})], "b": [frozenset({3, 4})], "d": [frozenset({5, 6, 7, 11})]}
+    bounded = _SetOracle(bound_needs, 20)
+    oracle = _SetOracle(NEEDS, 20)
+    ex = Explainer(oracle, bound=bounded.certain)
+    for fact in ex.facts:
+        _minimal_for(_SetOracle(NEEDS, 20), fact, ex.why(fact))
+    assert ex.bound_calls > 0
+    # An empty bound changes nothing: the same explanations as the oracle alone.
+    ex2 = Explainer(_SetOracle(NEEDS, 20), bound=lambda kept: [])
+    ex3 = Explainer(_SetOracle(NEEDS, 20), infer=False)
+    assert [ex2.why(f) for f in ex2.facts] == [ex3.why(f) for f in ex3.facts]
+
+
+def _ghoul_implied(fact, exact: set) -> bool:
+    """Is ``fact`` true whenever the solver's ``exact`` facts are ("at most 2" follows from "at most 1")?"""
+    kind, p, *rest = fact
+    if kind == "at_most":
+        return ("lacks", p, rest[0]) in exact or any(
+            ("at_most", p, rest[0], m) in exact for m in range(1, rest[1] + 1))
+    if kind == "has":
+        return any(("has", p, rest[0], m) in exact for m in range(rest[1], 20))
+    return fact in exact
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_ghoul_bound_is_sound_on_random_subsets_of_the_notes(seed):
+    """Every fact of the bound (no card-flow pass) follows from the solver's, whatever notes are left
+    out, and a fact of the whole log that the bound gives is one the solver gives (so a "yes" of the
+    bound is the solver's "yes")."""
+    config, log = sample("ghoul", seed, entries=40)
+    oracle = GhoulOracle(config, log)
+    full = set(oracle.certain(frozenset(oracle.notes)))
+    rng = random.Random(seed)
+    proved = 0
+    for _ in range(6):
+        kept = frozenset(i for i in oracle.notes if rng.random() < 0.5)
+        bound = set(oracle.bound(kept))
+        exact = ghoul_certain(config, log, kept)
+        assert all(_ghoul_implied(f, exact) for f in bound), kept
+        assert bound & full <= exact, kept
+        proved += len(bound & full)
+    assert proved > 0
+
+
+def test_ghoul_explanations_with_the_bound_are_minimal_for_the_exact_oracle_and_ask_it_less():
+    config, log = sample("ghoul", 1, entries=40)
+    ex = ghoul_explainer(config, log)
+    ex0 = Explainer(GhoulOracle(config, log), infer=False)
+    assert ex.facts == ex0.facts
+    facts = ex.facts[:: max(1, len(ex.facts) // 12)]
+    for fact in facts:
+        notes = ex.why(fact)
+        ex0.why(fact)
+        assert fact in ghoul_certain(config, log, notes)
+        for i in notes:
+            assert fact not in ghoul_certain(config, log, [j for j in notes if j != i])
+    assert ex.calls < ex0.calls
