@@ -251,3 +251,20 @@ async def test_the_footer_offers_undo_delete_and_replace_only_when_they_can_act(
         await pilot.press("u")
         await pilot.pause(0.3)
         assert screen.entries == [] and "undo" not in live()
+
+
+@run_async(timeout=120)
+async def test_the_variant_is_a_toggle_and_gives_undo_no_empty_step():
+    """Robot soak, seed 300: after a tap on Variant, Undo was offered and did nothing (it put back the
+    same notes and left the variant as it was). Variant switches back by itself; Undo takes back notes."""
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-variant")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _solved(pilot)
+        before = screen.config.get("red_death")
+        await pilot.click("#mq-tools-3")
+        await pilot.pause(0.3)
+        assert screen.config.get("red_death") != before
+        assert screen.check_action("undo", ()) is None, "nothing to undo: no note changed"
+        await pilot.click("#mq-tools-3")
+        await pilot.pause(0.3)
+        assert screen.config.get("red_death") == before

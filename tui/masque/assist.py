@@ -394,7 +394,8 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self._set(entries)
 
     def action_variant(self) -> None:
-        self.history.append(list(self.entries))
+        """Switch between 2 and 3 Red Death cards per slot: a toggle (tap it again to switch back), not a
+        note, so Undo (which takes back notes) is not given a step that would change nothing."""
         self.config = {**self.config, "red_death": 2 if self.config.get("red_death") == 3 else 3}
         self.config.pop("variant", None)
         self._changed()
