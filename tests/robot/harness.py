@@ -618,7 +618,9 @@ class Robot:
             lines = tuple(strip.text for strip in screen._compositor.render_strips())  # type: ignore[attr-defined]
         except Exception:
             lines = ()
-        return (tuple(app.screen_stack), app.focused, len(app._notifications), lines, app.size)
+        # Notifications posted so far (not those on screen: one expiring as another comes would hide it).
+        posted = len(getattr(app, "_robot_notes", app._notifications))
+        return (tuple(app.screen_stack), app.focused, posted, lines, app.size)
 
     # ............................................................ checking
 
@@ -752,6 +754,7 @@ def _record_notes(app) -> list[tuple[str, str]]:
         return original(message, *args, **kwargs)
 
     app.notify = notify
+    app._robot_notes = notes
     return notes
 
 
