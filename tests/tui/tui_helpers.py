@@ -127,8 +127,21 @@ def settle(*keys: str, step: float = 0.2, workers: bool = False):
             await pilot.pause()
         else:
             await pilot.pause(step if step >= 0.2 else None)
+        await logs_caught_up(pilot)
 
     return run
+
+
+async def logs_caught_up(pilot, tries: int = 50) -> None:
+    """Wait (on state, not on time) until every game log of every screen is wrapped at its width:
+    a loaded machine can take a snapshot between a log's show or scrollbar and its re-wrap."""
+    from tui.widgets.logview import LogView
+
+    for _ in range(tries):
+        logs = [log for screen in pilot.app.screen_stack for log in screen.query(LogView)]
+        if all(log.caught_up for log in logs):
+            return
+        await pilot.pause()
 
 
 def record_notes(app) -> list[str]:

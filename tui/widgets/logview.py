@@ -27,6 +27,13 @@ class LogView(RichLog):
             return 0
         return self.scrollable_content_region.width
 
+    @property
+    def caught_up(self) -> bool:
+        """True when every line is written at the width the log has now (or the log is not shown):
+        after a show, a resize or a scrollbar, the re-wrap waits for the next refresh."""
+        width = self._width_now()
+        return width == 0 or (width == self._wrapped_at and self._written == len(self.texts))
+
     def extend(self, lines: list[Text]) -> None:
         self.texts.extend(lines)
         width = self._width_now()
