@@ -81,7 +81,15 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
 
     def on_mount(self) -> None:
         self.query_one("#mq-logview", LogView).styles.height = "100%"
+        self._laid_out = False
         self.sync()
+        self.call_after_refresh(self._first_layout)
+
+    def _first_layout(self) -> None:
+        """The first question waits for the board's first layout: a dialog pushed from ``on_mount``
+        could cover a log that never got its width (an empty log behind the dialog)."""
+        self._laid_out = True
+        self._maybe_ask()
 
     # ----------------------------------------------------------------- the loop
 
@@ -92,7 +100,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         """Open the dialog the rules ask for now (claim or pass, a power's choice…), once per decision."""
         v = self.view
         pend = v["pending"] or {}
-        if v["to_act"] != self.seat or pend.get("kind") not in AUTO_DIALOG:
+        if not getattr(self, "_laid_out", True) or v["to_act"] != self.seat or pend.get("kind") not in AUTO_DIALOG:
             return
         if self._first_ask((len(self.table.log), pend.get("kind"))):
             self.open_dialog("claim" if pend["kind"] == "claim" else "choose")
