@@ -24,6 +24,27 @@ READABLE_DELAY = 0.6
 THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "tokyo-night", "solarized-light")
 
 
+def _never_a_negative_timer() -> None:
+    """Guard against a Textual 8.2.8 freeze found by the robot soak: a toast made a moment after its
+    notification ran out gets a negative timer (``Toast`` takes ``time_left`` when it is built), and
+    a negative interval makes ``Timer._run`` loop forever without yielding (the app hangs at 100% CPU).
+    A timer's interval is at least a millisecond here."""
+    from textual import timer
+
+    if getattr(timer.Timer.__init__, "_unmask_guard", False):
+        return
+    original = timer.Timer.__init__
+
+    def init(self: Any, event_target: Any, interval: float, *args: Any, **kwargs: Any) -> None:
+        original(self, event_target, max(0.001, interval), *args, **kwargs)
+
+    init._unmask_guard = True  # type: ignore[attr-defined]
+    timer.Timer.__init__ = init  # type: ignore[method-assign]
+
+
+_never_a_negative_timer()
+
+
 def default_bot_delay() -> float:
     """Seconds between two bot actions: ``UNMASK_BOT_DELAY`` or a pace a person can follow."""
     return env_seconds("UNMASK_BOT_DELAY", READABLE_DELAY)

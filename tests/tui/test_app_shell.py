@@ -104,3 +104,15 @@ def test_log_sentences():
                     seats, board) == "Bran started a rumor: Cersei Lannister, War Axe, Privy."
     assert describe({"t": "show", "seat": 2, "to": 1, "card": None, "n": 1}, seats, board) == \
         "Arya showed Bran a card."
+
+
+@run_async(timeout=30)
+async def test_a_timer_made_too_late_still_fires_and_never_freezes_the_app():
+    """Robot soak, seed 500: a toast built a moment after its notification ran out got a negative
+    timer, and Textual's timer loop spun forever on it (the app froze at 100% CPU)."""
+    fired: list[bool] = []
+    app = UnmaskApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.set_timer(-0.0001, lambda: fired.append(True))
+        await pilot.pause(0.1)
+        assert fired == [True]

@@ -132,7 +132,7 @@ class LobbyScreen(Screen):
         Binding("p", "solo", "Play vs bots", id="lobby-solo"),
         Binding("m", "app.resume", "My games", id="lobby-mine"),
         Binding("a", "assist", "Assist a table", id="lobby-assist"),
-        Binding("f5", "refresh", "Refresh", id="lobby-refresh"),
+        Binding("f5", "refresh", "Refresh", show=False, id="lobby-refresh"),  # it refreshes every 2 s anyway
     ]
     DEFAULT_CSS = """
     LobbyScreen { padding: 0 1; }
