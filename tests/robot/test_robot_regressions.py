@@ -247,6 +247,14 @@ def test_lobby_footer_tables_key_is_not_offered_in_the_lobby():
     replay(Scenario("lobby", "", (80, 24)), 1, [("key", "ctrl+l", "footer")])
 
 
+def test_lobby_footer_does_not_offer_f5_which_the_list_does_by_itself():
+    """Robot soak, seed 9000: the lobby's footer offered F5 "Refresh"; the list refreshes every 2 s,
+    so a press found nothing new and did nothing."""
+    from harness import Scenario, replay
+
+    replay(Scenario("lobby", "", (80, 24)), 9000, [("key", "f5", "footer")])
+
+
 def test_rules_footer_tab_key_is_greyed_on_its_own_tab():
     """Found by the robot (soak): the Rules footer offered "1 Rulebook" while the rulebook showed; it did nothing."""
     from harness import Scenario, replay
