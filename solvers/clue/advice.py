@@ -42,7 +42,14 @@ from itertools import product
 from math import log2
 from typing import Any
 
-from solvers.clue.counting import CountResult, count, count_pinned_blocks, count_pinned_pairs, propagate
+from solvers.clue.counting import (
+    CountResult,
+    bits_of,
+    count,
+    count_pinned_blocks,
+    count_pinned_pairs,
+    propagate,
+)
 from solvers.clue.model import Problem, build_inputs
 
 Holders = tuple[int, int, int]
@@ -101,17 +108,6 @@ def envelope_triples(
                 trip[i], trip[j], trip[k] = a, b, c
                 triples[(trip[0], trip[1], trip[2])] = v
     return triples, base.total
-
-
-def _bits_of(mask: int) -> list[int]:
-    out = []
-    h = 0
-    while mask:
-        if mask & 1:
-            out.append(h)
-        mask >>= 1
-        h += 1
-    return out
 
 
 PinRuns = dict[tuple[int, int], list[list[int]]]
@@ -184,7 +180,7 @@ class RumorJoints:
                 self.holders[c] = [fixed[c]]
                 self.key[c] = ("fixed", fixed[c])
             else:
-                self.holders[c] = _bits_of(pallowed[c])
+                self.holders[c] = bits_of(pallowed[c])
                 if c not in named:
                     self.key[c] = ("free", pallowed[c])
         masks = [pallowed[c] for c in range(n) if fixed[c] < 0]

@@ -60,6 +60,18 @@ class CountResult:
     marg: list[list[int]] | None
 
 
+
+def bits_of(mask: int) -> list[int]:
+    """The holders (bit positions) set in ``mask``, lowest first."""
+    out = []
+    h = 0
+    while mask:
+        if mask & 1:
+            out.append(h)
+        mask >>= 1
+        h += 1
+    return out
+
 def _popcount(x: int) -> int:
     """Number of set bits (holders in a mask)."""
     return bin(x).count("1")
@@ -592,15 +604,7 @@ class _Layout:
         self.xs, self.ys = tag
 
         def holders(c: int) -> list[int]:
-            if fixed[c] >= 0:
-                return [fixed[c]]
-            out, a, h = [], allowed[c], 0
-            while a:
-                if a & 1:
-                    out.append(h)
-                a >>= 1
-                h += 1
-            return out
+            return [fixed[c]] if fixed[c] >= 0 else bits_of(allowed[c])
 
         self.hold = {c: holders(c) for c in (*self.xs, *self.ys)}
         self.pos: dict[int, dict[int, int]] = {}

@@ -84,20 +84,23 @@ def _small_games(seed: int, n: int) -> list[Any]:
     return games
 
 
+def _rumors_equal_brute_force(game, refuter: bool) -> int:
+    """Every rumor's bits, deal bits and expected deals left equal brute force; how many were checked."""
+    sol = solve(game.config, game.log, refuter_model=refuter, advice=True)
+    assert sol.advice is not None
+    for rec in sol.advice["all"]:
+        rumor = (rec["suspect"], rec["weapon"], rec["location"])
+        want = brute_figures(game.config, game.log, rumor, refuter)
+        for key in ("bits", "deal_bits"):
+            assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
+        assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
+    return len(sol.advice["all"])
+
+
 @pytest.mark.parametrize("refuter", [False, True])
 def test_every_rumor_figure_equals_brute_force(refuter: bool) -> None:
     """Each rumor's bits, deal bits and expected deals left are the exact figures of the model."""
-    checked = 0
-    for game in _small_games(5 + refuter, 8):
-        sol = solve(game.config, game.log, refuter_model=refuter, advice=True)
-        assert sol.advice is not None
-        for rec in sol.advice["all"]:
-            rumor = (rec["suspect"], rec["weapon"], rec["location"])
-            want = brute_figures(game.config, game.log, rumor, refuter)
-            for key in ("bits", "deal_bits"):
-                assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
-            assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
-            checked += 1
+    checked = sum(_rumors_equal_brute_force(game, refuter) for game in _small_games(5 + refuter, 8))
     assert checked >= 8 * 27
 
 
@@ -123,14 +126,7 @@ def test_every_way_of_counting_pins_equals_brute_force(
     monkeypatch.setattr(advice_mod, "count_pinned_blocks", counted)
     for refuter in (False, True):
         for game in _small_games(11 + refuter, 4):
-            sol = solve(game.config, game.log, refuter_model=refuter, advice=True)
-            assert sol.advice is not None
-            for rec in sol.advice["all"]:
-                rumor = (rec["suspect"], rec["weapon"], rec["location"])
-                want = brute_figures(game.config, game.log, rumor, refuter)
-                for key in ("bits", "deal_bits"):
-                    assert rec[key] == pytest.approx(want[key], abs=1e-9), (key, rumor, game.log)
-                assert rec["deals_left"] == pytest.approx(want["deals_left"], rel=1e-12, abs=1e-9)
+            _rumors_equal_brute_force(game, refuter)
     assert bool(blocks) == (block_from == 1)
     assert all(len(xs) <= block_xs and len(ys) <= block_ys for xs, ys in blocks)
 
