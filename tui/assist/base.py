@@ -28,7 +28,7 @@ from textual.worker import get_current_worker
 
 from engine.session import Session, SessionError
 from tui.assist.setup import AssistSetupForm
-from tui.assist.why import FactFilter, WhyScreen
+from tui.assist.why import FactFilter, WhyScreen, rests_line, rests_on_note
 from tui.assist.widgets import ASSIST_CSS, BREAKPOINTS_H, BREAKPOINTS_V, LogList, ScrollColumn, Tap
 from tui.storage import load_session, new_session_id, save_session, sessions_dir
 
@@ -285,6 +285,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
                 with Horizontal(classes="ax-panel-row"):
                     yield LogList(id=f"{self.FRAME}-log")
                     yield ScrollColumn(lambda: self.query_one(f"#{self.FRAME}-log"), id=f"{self.PANEL}-log-scroll")
+                yield Static("", id=f"{self.PANEL}-log-rests", classes="ax-rests", markup=False)
                 if log_buttons:
                     with Horizontal(id=f"{self.PANEL}-log-buttons"):
                         yield Tap("Edit", id=f"{self.PANEL}-do-edit")
@@ -394,6 +395,39 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     def _log_selected(self, event: LogList.Selected) -> None:
         self._update_log_buttons()
         self.refresh_bindings()
+        self._update_rests()
+
+    # ------------------------------------------------------------------ what rests on the selected note
+
+    def _update_rests(self) -> None:
+        """Under the log, what rests on the selected note (found in a worker; hidden with no note selected
+        or nothing certain to lose)."""
+        line = self.query_one(f"#{self.PANEL}-log-rests", Static)
+        i = self._selected()
+        if i is None or self.mode != "main" or self.state != "ok":
+            self.workers.cancel_group(self, "rests")
+            line.update("")
+            line.remove_class("-shown")
+            return
+        line.update(f"What rests on #{i + 1}…")
+        line.add_class("-shown")
+        self._find_rests(self.gen, i, copy_json(self.config), copy_json(self.entries))
+
+    @work(thread=True, exclusive=True, group="rests", exit_on_error=False)
+    def _find_rests(self, gen: int, note: int, config: dict[str, Any], log: list[Any]) -> None:
+        try:
+            text = rests_line(self.GAME, note, rests_on_note(self.GAME, config, log, note))
+        except Exception:  # an unreadable log: the status line already says why
+            text = ""
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_rests, gen, note, text)
+
+    def _show_rests(self, gen: int, note: int, text: str) -> None:
+        if gen != self.gen or note != self._selected() or self.state != "ok" or not self.is_attached:
+            return
+        line = self.query_one(f"#{self.PANEL}-log-rests", Static)
+        line.update(text)
+        line.set_class(bool(text), "-shown")
 
     # ------------------------------------------------------------------ changes to the log
 
@@ -510,6 +544,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
         self.gen += 1
         self.state = "solving"
         self._update_status()
+        self._update_rests()
         self._solve(self.gen, copy_json(self.config), copy_json(self.entries))
 
     @staticmethod
@@ -530,6 +565,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
         if event.gen != self.gen:
             return  # the answer to a log that has changed since
         self._show_result(event.result)
+        self._update_rests()
 
     def _show_result(self, result: dict[str, Any]) -> None:
         raise NotImplementedError

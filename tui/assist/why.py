@@ -34,6 +34,22 @@ def note_label(mod: Any, log: list[Any], i: int, me: str) -> str:
     return f"#{i + 1} " + mod.note_sentence(log[i], me)
 
 
+def rests_on_note(game: str, config: dict[str, Any], log: list[Any], note: int) -> list[Any]:
+    """The certain facts that would no longer be certain without ``note`` (runs in a worker)."""
+    return explain_module(game).explainer(config, log).rests_on(note)
+
+
+def rests_line(game: str, note: int, lost: list[Any], *, limit: int = 3) -> str:
+    """One line under the log for a selected note: what rests on it, so a doubted note shows its worth."""
+    if not lost:
+        return f"Nothing rests on #{note + 1} alone: every certain fact stays certain without it."
+    mod = explain_module(game)
+    said = [mod.fact_sentence(f) for f in lost[:limit]]
+    more = f" and {len(lost) - limit} more" if len(lost) > limit else ""
+    facts = f"{len(lost)} certain fact{'' if len(lost) == 1 else 's'} rest{'s' if len(lost) == 1 else ''}"
+    return f"{facts} on #{note + 1}: " + "; ".join(said) + more + " (y: why)"
+
+
 class WhyScreen(ModalScreen[int | None]):
     """Dismisses with the log index of a tapped note (jump there to edit it), or None."""
 

@@ -237,16 +237,43 @@ class Picker(GridCursor, Widget, can_focus=True):
 
 
 class ScrollColumn(Vertical):
-    """Top / page up / page down / end buttons beside a list, because a tablet cannot swipe."""
+    """Top / page up / page down / end buttons beside a list, because a tablet cannot swipe.
+
+    The column fills its row's height and gives up space as the row gets shorter (a wide but short
+    terminal squeezes the log): first the gaps and borders, then Top and End, so that every button
+    it shows can be tapped and none is cut off.
+    """
+
+    FITS: ClassVar[tuple[str, ...]] = ("-fit-full", "-fit-tight", "-fit-two", "-fit-none")
 
     def __init__(self, target: Callable[[], Widget], *, id: str) -> None:
-        super().__init__(id=id, classes="ax-scroll")
+        super().__init__(id=id, classes="ax-scroll -fit-full")
         self.target = target
 
     def compose(self) -> ComposeResult:
         prefix = self.id or "scroll"
         for what, label in (("top", "⤒"), ("up", "▲"), ("down", "▼"), ("end", "⤓")):
-            yield Tap(label, id=f"{prefix}-{what}", classes="ax-scroll-btn")
+            yield Tap(label, id=f"{prefix}-{what}", classes=f"ax-scroll-btn ax-scroll-{what}")
+
+    def _fit(self, rows: int) -> str:
+        """The roomiest arrangement of the buttons that fits in ``rows``."""
+        short = any(node.has_class("-ax-short") for node in self.ancestors_with_self)
+        full = 8 if short else 12  # four buttons of one row and a gap each, or four of three rows
+        if rows >= full:
+            return "-fit-full"
+        if rows >= 4:
+            return "-fit-tight"
+        return "-fit-two" if rows >= 2 else "-fit-none"
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._refit()  # from the size now, not event.size: a later resize can arrive folded into this one
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        fit = self._fit(self.size.height)
+        if not self.has_class(fit):
+            self.remove_class(*self.FITS)
+            self.add_class(fit)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from engine.masque import ROOMS, SLOTS
 from engine.session import Session, SessionError
@@ -165,7 +166,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     DEFAULT_CSS = """
     #mq-title { height: 1; padding: 0 1; background: $panel; text-style: bold; }
     #mq-main { height: 1fr; }
-    #mq-left { width: 1fr; padding: 0 1; }
+    #mq-left { width: 1fr; padding: 0 1; overflow-y: auto; }  /* a tall but narrow window: the column scrolls */
     #mq-right { width: 1fr; padding: 0 1; }
     Screen.-wide #mq-left { width: 1.4fr; }
     .mq-label { text-style: bold; height: 1; }
@@ -207,6 +208,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self.result: dict | None = None
         self.error: str | None = None
         self._gen = 0
+        self._solved_gen = -1  # the generation of the log that self.result answers
         self._log_n = 0
         self._log_widget: Choices | None = None
 
@@ -297,6 +299,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     def _changed(self, save: bool = True) -> None:
         self._gen += 1
         self.refresh_bindings()
+        self._update_rests()
         self._draw()
         if save:
             self._save()
@@ -309,12 +312,43 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     def _solved(self, gen: int, result: dict) -> None:
         if gen != self._gen or not self.is_mounted:
             return
+        self._solved_gen = gen
         conflicted = bool(result.get("conflict")) or bool(self.result and self.result.get("conflict"))
         self.result = result
         if conflicted:
             self._draw()  # mark (or unmark) the conflicting entries in the log
         else:
             self._draw_out()
+        self._update_rests()
+
+    # ----------------------------------------------------------------- what rests on the selected entry
+
+    def _update_rests(self) -> None:
+        """The log's label says what rests on the selected entry (found in a worker)."""
+        label = self.query_one("#mq-log-label", Static)
+        i = self.selected
+        ready = self._solved_gen == self._gen and self.result is not None and self.result.get("status") == "ok"
+        if i is None or not ready or i >= len(self.entries):
+            self.workers.cancel_group(self, "rests")
+            label.update("Log (tap to select)")
+            return
+        label.update(f"Log · what rests on #{i + 1}…")
+        self._find_rests(self._gen, i, copy_json(self.config), copy_json(self.entries))
+
+    @work(thread=True, exclusive=True, group="rests", exit_on_error=False)
+    def _find_rests(self, gen: int, note: int, config: dict, log: list[dict]) -> None:
+        from tui.assist.why import rests_line, rests_on_note
+
+        try:
+            text = rests_line("masque", note, rests_on_note("masque", config, log, note), limit=2)
+        except Exception:  # an unreadable log: the grid already says why
+            text = "Log (tap to select)"
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_rests, gen, note, text)
+
+    def _show_rests(self, gen: int, note: int, text: str) -> None:
+        if gen == self._gen and note == self.selected and self.is_attached:
+            self.query_one("#mq-log-label", Static).update(Text(f"Log · {text}", no_wrap=True, overflow="ellipsis"))
 
     # ----------------------------------------------------------------- drawing
 
@@ -477,6 +511,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         only what is tapped next (from a log tap, and from a Why view's "jump to it")."""
         self.selected = index
         self.refresh_bindings()
+        self._update_rests()
         slot, room = entry_slot_room(self.entries[index])
         if slot in SLOTS:
             c = self.query_one("#mq-slot", Choices)
