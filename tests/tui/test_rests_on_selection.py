@@ -101,3 +101,21 @@ async def test_every_button_of_an_assistant_is_reachable_in_a_wide_short_window(
     async with app.run_test(size=size) as pilot:
         await _quiet(pilot)
         assert unreachable(app) == []
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
+def test_clue_the_line_under_the_log_for_a_tapped_note(snap_compare, size):
+    from tui.storage import save_session
+
+    session = _session("clue")
+    save_session(Session(game="clue", mode="assist", config=session.config, log=session.log), "rests-clue")
+    app = UnmaskApp(bot_delay=0, start="assist:clue", session_id="rests-clue")
+
+    async def run(pilot) -> None:
+        await settle_assist(pilot)
+        pilot.app.screen.action_view("log")
+        await pilot.pause()
+        await pilot.click("#ax-entry-1")
+        await settle_assist(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
