@@ -254,6 +254,32 @@ async def test_the_footer_offers_undo_delete_and_replace_only_when_they_can_act(
 
 
 @run_async(timeout=120)
+async def test_replace_with_the_same_slot_and_room_says_so_and_changes_nothing():
+    """Robot soak, seed 30000: a tap on an entry puts its slot and room in the pickers, and r (Replace)
+    then did nothing at all: no message, and an Undo step that changed nothing."""
+    from tui_helpers import record_notes
+
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id="masque-replace")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _solved(pilot)
+        notes = record_notes(app)
+        await pilot.click("#mq-slot-1")
+        await pilot.click("#mq-room-2")
+        await pilot.click("#mq-do-0")
+        await pilot.pause(0.3)
+        entries, history = list(screen.entries), len(screen.history)
+        screen._select(0)
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        assert screen.entries == entries and len(screen.history) == history
+        assert any("already says that" in n for n in notes), notes
+        await pilot.click("#mq-room-3")
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        assert screen.entries != entries and len(screen.history) == history + 1, "another room: replaced"
+
+
+@run_async(timeout=120)
 async def test_the_variant_is_a_toggle_and_gives_undo_no_empty_step():
     """Robot soak, seed 300: after a tap on Variant, Undo was offered and did nothing (it put back the
     same notes and left the variant as it was). Variant switches back by itself; Undo takes back notes."""

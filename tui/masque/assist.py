@@ -423,8 +423,13 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         if kind not in ("rumor", "seen", "evidence", "start"):
             self.notify("This entry cannot be replaced here; delete it instead.", title="Replace")
             return
+        new = make_entry(kind, self._pick("#mq-slot"), self._pick("#mq-room"))
+        if new == old:  # nothing to replace: say so, and give Undo no step that changes nothing
+            self.notify(f"#{self.selected + 1} already says that: pick another slot or room, then Replace.",
+                        title="Replace")
+            return
         entries = list(self.entries)
-        entries[self.selected] = make_entry(kind, self._pick("#mq-slot"), self._pick("#mq-room"))
+        entries[self.selected] = new
         self._set(entries)
 
     def action_variant(self) -> None:
