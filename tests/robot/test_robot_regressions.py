@@ -260,3 +260,35 @@ def test_rules_footer_tab_key_is_greyed_on_its_own_tab():
     from harness import Scenario, replay
 
     replay(Scenario("rules", "clue", (80, 24)), 100, [("key", "1", "footer")])
+
+
+def test_a_mistyped_seed_is_refused_as_input_not_shown_as_an_app_error():
+    """Robot soak, seeds 40000 and 60000: a seed of "-" (what is left of "'; rm -rf" in the integer
+    field) was refused with an error toast, the kind kept for the app's own failures (a bot or an
+    autosave that failed); it is the person's input, so a warning that names it, and nothing else changes."""
+    from tui.screens.home import SetupScreen
+
+    async def go():
+        app = UnmaskApp(bot_delay=0)
+        notes: list = []
+        original = app.notify
+
+        def notify(message, *args, **kwargs):
+            notes.append((str(message), kwargs.get("severity", "information")))
+            return original(message, *args, **kwargs)
+
+        app.notify = notify
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.action_new_game("ghoul")
+            await pilot.pause(0.1)
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            screen.query_one("#setup-seed", Input).value = "-"
+            screen.action_start()
+            await pilot.pause(0.1)
+            assert app.screen is screen, "the setup stays"
+            assert notes and notes[-1][1] == "warning" and "'-'" in notes[-1][0], notes
+            assert not [n for n in notes if n[1] == "error"], notes
+
+    run(go())

@@ -168,7 +168,7 @@ class SetupScreen(Screen):
         try:
             seed = int(raw) if raw else random.randrange(1, 2**31)
         except ValueError:
-            self.notify("The seed must be a whole number.", severity="error")
+            self.notify(f"The seed must be a whole number, not {raw[:20]!r}.", title="Seed", severity="warning")
             return
         options: dict = {"players": players}
         if self.game == "clue":
@@ -178,8 +178,8 @@ class SetupScreen(Screen):
         try:
             config = get_game(self.game).config_from_json(options)
             table = Table(self.game, config, seed, seats)
-        except ValueError as e:
-            self.notify(str(e), severity="error")
+        except ValueError as e:  # options that do not make a game: the person's input, not a failure of the app
+            self.notify(str(e), title="New game", severity="warning")
             return
         self.app.pop_screen()
         self.app.open_table(table, None, 0)  # type: ignore[attr-defined]
