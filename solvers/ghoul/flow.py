@@ -149,6 +149,11 @@ class _Pass:
         self.H = np.zeros((0, n), dtype=np.int64)
         self.W: np.ndarray = np.zeros((0, 1), dtype=float)
         self.lazy = False
+        # Set by :class:`_Pruned` only: per player, the hands from which the rest of the log can
+        # still be met, dealt (``_deal_sets``) and right after the preliminary phase's passes
+        # (``_post``); ``None`` in the ordinary pass, which then runs exactly as without them.
+        self._deal_sets: np.ndarray | None = None
+        self._post: np.ndarray | None = None
 
     def characters(self) -> None:
         """The character assignments (python-constraint) grouped by instant-class vector."""
@@ -255,6 +260,7 @@ class _Pass:
         rem = deck[None, :].copy()
         w = np.ones(1)
         inv_fact = np.array(uni.weight)
+        rem_radix = np.cumprod([1] + [int(d) + 1 for d in deck[:0:-1]])[::-1].astype(np.int64)
         for q in order:
             if q == p.me and my_hand is not None:
                 cand = np.array([uni.index[my_hand]], dtype=np.int64)
@@ -262,6 +268,8 @@ class _Pass:
                 cand = None
             else:
                 cand = np.arange(self.nh, dtype=np.int64)
+            if cand is not None and self._deal_sets is not None:
+                cand = cand[self._deal_sets[q][cand]]
             if cand is None:
                 # The last hand is what is left: look it up by a mixed-radix code of the counts.
                 radix = np.cumprod([1] + [p.hand_size + 1] * 4)
@@ -271,13 +279,18 @@ class _Pass:
                 over = (rem > p.hand_size).any(axis=1)
                 idx = np.where(over, -1, table[np.where(over, 0, code)])
                 ok = idx >= 0
+                if self._deal_sets is not None:
+                    ok &= self._deal_sets[q][idx]
                 rows, rem, w = rows[ok], rem[ok], w[ok]
                 rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
                 w = w * inv_fact[idx[ok]]
                 rem = rem * 0
                 continue
-            # Which candidate hands fit in what is left, per distinct remainder.
-            urem, inv = np.unique(rem, axis=0, return_inverse=True)
+            # Which candidate hands fit in what is left, per distinct remainder (the remainders
+            # numbered by a mixed-radix code, first suit most significant: the rows' order, as
+            # ``np.unique(rem, axis=0)`` gives it, at a fraction of its cost).
+            _u, first, inv = np.unique(rem @ rem_radix, return_index=True, return_inverse=True)
+            urem = rem[first]
             fit = (urem[:, None, :] >= self.counts[cand][None, :, :]).all(axis=2)
             r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
             if len(r_idx) > BUDGET:
@@ -437,6 +450,8 @@ class _Pass:
                 # drop out here, before the rows are copied (same rows, same order as after).
                 new = self.known[s, H[:, n], H[:, q]]
                 ok &= new >= 0
+                if self._post is not None:
+                    ok &= self._post[q][new]  # (new is -1 only where ok is already false)
                 if ok.any():
                     parts.append((ok, s, pr, new))
             if not parts:
@@ -456,6 +471,8 @@ class _Pass:
         # What is in transit now is my left neighbour's gift to me.
         new = self.known[H[:, n + 1], H[:, n], H[:, me]]
         ok = new >= 0
+        if self._post is not None:
+            ok &= self._post[me][new]
         H, W = H[ok], W[ok]
         H[:, me] = new[ok]
         self.merge(H[:, :n], W)
@@ -467,7 +484,8 @@ class _Pass:
     def run(self, entries: Sequence[dict]) -> None:
         p = self.p
         self.me_ = p.me
-        for e in entries:
+        for i, e in enumerate(entries):
+            self._before(i)
             t = e["type"]
             if t == "hand":
                 if "face_up" in e:
@@ -511,6 +529,9 @@ class _Pass:
                     self.contains(q, e["cards"], hidden=False)
             elif t == "reveal" and e["cards"] is not None:
                 self.contains(e["player"], e["cards"], hidden=False)
+
+    def _before(self, i: int) -> None:
+        """Called before entry ``i`` of :meth:`run` (a hook for :class:`_Pruned`)."""
 
     # --- results
     def result(self) -> FlowResult:
@@ -572,6 +593,135 @@ class _Pass:
     # (sampling lives with the result: see :func:`sample`)
 
 
+# ------------------------------------------------------------------ rows that cannot reach the end
+
+
+class _Backward(_Pass):
+    """Per player and entry, the hands from which that player alone can still meet the rest of
+    the log: the same entries replayed by :meth:`_Pass.run` (so with the very same tests), but
+    each test recorded on one player's hand instead of applied to the joint rows, and every
+    card movement recorded as the moves the card-flow model allows it (any card given and any
+    received when unseen), then read backwards.
+
+    The sets hold every hand a world of positive weight gives that player at that point (the
+    turns' instant-victory test, which depends on the characters, is left out, so the sets are
+    only larger), so a joint row with one hand outside them has no completion: dropping it
+    changes no row that survives to the end of the log, nor its weights."""
+
+    def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
+        super().__init__(problem, fixed, allowed, chance)
+        # ("test", player, hands allowed) | ("move", player, nh x nh moves) | ("mark", key, None)
+        self.ops: list[tuple[str, Any, np.ndarray | None]] = []
+        self._moves: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+
+    def moves(self, give: Sequence[int], get: Sequence[int]) -> np.ndarray:
+        """Hand i -> hand j when one card of a suit in ``give`` is given and one in ``get`` received."""
+        key = (tuple(give), tuple(get))
+        m = self._moves.get(key)
+        if m is None:
+            m = np.zeros((self.nh, self.nh), dtype=bool)
+            rows = np.arange(self.nh)
+            for y in give:
+                for x in get:
+                    j = self.known[y, x]
+                    ok = j >= 0
+                    m[rows[ok], j[ok]] = True
+            self._moves[key] = m
+        return m
+
+    def restrict(self, q: int, ok_hand: np.ndarray) -> None:
+        self.ops.append(("test", q, np.asarray(ok_hand, dtype=bool)))
+
+    def not_claimed(self, q: int) -> None:
+        pass  # depends on the characters: left out (the sets only get larger)
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        self.ops.append(("move", a, self.moves((g,), (t,))))
+        self.ops.append(("move", b, self.moves((t,), (g,))))
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        any_move = self.moves(range(5), range(5)) | np.eye(self.nh, dtype=bool)  # or no exchange
+        self.ops.append(("move", a, any_move))
+        self.ops.append(("move", b, any_move))
+
+    def preliminary(self, e: dict) -> None:
+        n, me = self.n, self.p.me
+        right, left = (me - 1) % n, (me + 1) % n
+        if e["shown"] is not None:
+            self.contains(right, e["shown"])
+        if not e["passed"]:
+            return
+        every = tuple(range(5))
+        for q in range(n):
+            give = (e["gave"],) if q == me and e["gave"] is not None else (
+                (e["received"],) if q == left and e["received"] is not None else every)
+            get = (e["received"],) if q == me and e["received"] is not None else (
+                (e["gave"],) if q == right and e["gave"] is not None else every)
+            self.ops.append(("move", q, self.moves(give, get)))
+        self.ops.append(("mark", ("post", self._entry), None))
+        for q, c in e["face_up"].items():
+            self.face_up[q] = c
+        for q in range(n):
+            self.face_rule(q)
+
+    def _before(self, i: int) -> None:
+        self._entry = i
+        self.ops.append(("mark", i, None))
+
+    def sets(self) -> dict[Any, np.ndarray]:
+        """Per mark (an entry's index: before it; ``("post", i)``: right after the passes of
+        preliminary phase ``i``), the (players x hands) table of hands that can meet the rest."""
+        b = np.ones((self.n, self.nh), dtype=bool)
+        out: dict[Any, np.ndarray] = {}
+        for kind, q, arr in reversed(self.ops):
+            if kind == "mark":
+                out[q] = b.copy()
+            elif kind == "test":
+                b[q] &= arr
+            else:
+                b[q] = (arr & b[q][None, :]).any(axis=1)
+        return out
+
+
+class _Pruned(_Pass):
+    """The card-flow pass that drops, before each entry and inside the preliminary phase's
+    passes, the rows with a hand that cannot meet the rest of the log (:class:`_Backward`).
+
+    The rows that reach the end, and their weights, are the very same as the ordinary pass's
+    (a dropped row has no completion, and a merged row keeps the same contributions in the same
+    order), so :meth:`result` is the same; only fewer rows are carried, which makes a
+    table whose later notes (cards revealed at the end) undo most of the early spread far
+    cheaper. Its budgets therefore trip later than the ordinary pass's, which is why
+    :func:`solve` does not use it: see :func:`solve_flow`'s ``prune``."""
+
+    def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float,
+                 sets: dict[Any, np.ndarray]) -> None:
+        super().__init__(problem, fixed, allowed, chance)
+        self._sets = sets
+        self._deal_sets = sets.get(0)
+        self._entries_post = {k[1]: v for k, v in sets.items() if isinstance(k, tuple)}
+
+    def preliminary(self, e: dict) -> None:
+        self._post = self._entries_post.get(self._entry)
+        try:
+            super().preliminary(e)
+        finally:
+            self._post = None
+
+    def _before(self, i: int) -> None:
+        self._entry = i
+        b = self._sets[i]
+        if not len(self.H):
+            return
+        keep = b[0][self.H[:, 0]]
+        for q in range(1, self.n):
+            keep &= b[q][self.H[:, q]]
+        if not keep.all():
+            self.H = self.H[keep]
+            self.W = self.W[keep]
+            self._check()
+
+
 def _my_dealt_hand(problem: Any, entries: Sequence[dict]) -> tuple[int, ...] | None:
     """My dealt hand, when a ``hand`` entry comes before anything could change my cards."""
     me = problem.me
@@ -592,11 +742,22 @@ def solve_flow(
     allowed: list[set[str]],
     subset: Sequence[int] | None = None,
     chance: float = DEFAULT_EXCHANGE_CHANCE,
+    prune: bool = False,
 ) -> FlowResult | None:
     """The exact posterior of the card-flow model for ``problem`` (or the entries in ``subset``);
-    ``None`` when the joint state is over the budget; raises :class:`FlowConflict`."""
+    ``None`` when the joint state is over the budget; raises :class:`FlowConflict`.
+
+    ``prune`` drops early the rows that cannot reach the end of the log (:class:`_Pruned`): the
+    same result whenever the ordinary pass is within its budget, but also one on some tables
+    where it is not (a test for explanations; :func:`solvers.ghoul.solver.solve` never prunes,
+    so that its answers, exact or the bound's, stay what they are)."""
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
-    ps = _Pass(problem, fixed, allowed, chance)
+    if prune:
+        back = _Backward(problem, fixed, allowed, chance)
+        back.run(entries)
+        ps: _Pass = _Pruned(problem, fixed, allowed, chance, back.sets())
+    else:
+        ps = _Pass(problem, fixed, allowed, chance)
     try:
         ps.deal(_my_dealt_hand(problem, entries))
         ps.run(entries)

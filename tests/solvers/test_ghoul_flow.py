@@ -657,3 +657,47 @@ def test_who_can_be_which_character():
     out = agree(cfg4(), log)
     assert out["certain"]["Ben"]["character"] == "mado"
     assert "mado" in out["certain"]["Dan"]["not_characters"]
+
+
+# ============================================================================ rows that cannot reach the end
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dropping_the_rows_that_cannot_reach_the_end_changes_no_result(seed):
+    """The pruned pass (``prune=True``, for explanations) ends with the ordinary pass's very rows
+    and weights, bit for bit, on engine logs with notes left out, whenever the ordinary pass is
+    within its budget."""
+    import random
+
+    import numpy as np
+
+    from solvers.explain_samples import sample
+    from solvers.ghoul.explain import GhoulOracle
+    from solvers.ghoul.flow import FlowConflict, solve_flow
+    from solvers.ghoul.solver import filter_log
+
+    config, log = sample("ghoul", seed, entries=40)
+    oracle = GhoulOracle(config, log)
+    rng = random.Random(seed)
+    compared = 0
+    for size in (0, 2, 4, 6, 8, len(oracle.notes) // 2, len(oracle.notes)):
+        kept = frozenset(rng.sample(oracle.notes, min(size, len(oracle.notes))))
+        problem = build_problem(config, oracle.weakened(kept))
+        f = filter_log(problem)
+        got = []
+        for prune in (False, True):
+            try:
+                got.append(solve_flow(problem, f.fixed, f.allowed, chance=problem.exchange_chance, prune=prune))
+            except FlowConflict:
+                got.append("conflict")
+        plain, pruned = got
+        if plain is None:
+            continue
+        compared += 1
+        assert plain != "conflict" and pruned not in (None, "conflict")
+        assert (plain.total, plain.approximate, plain.states) == (pruned.total, pruned.approximate, pruned.states)
+        assert plain.hand_probs == pruned.hand_probs and plain.identity == pruned.identity
+        assert plain.char_hand == pruned.char_hand
+        assert np.array_equal(plain.extra["H"], pruned.extra["H"])
+        assert np.array_equal(plain.extra["W"], pruned.extra["W"])
+    assert compared >= 3
