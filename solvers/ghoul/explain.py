@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solvers.explain import Explainer
+from solvers.ghoul.flow import clear_deal_caches
 from solvers.ghoul.solver import certain_facts, flow_certain_facts, solve
 
 __all__ = ["GhoulOracle", "fact_json", "fact_sentence", "ghoul_explainer", "note_sentence"]
@@ -187,3 +188,4 @@ def note_sentence(entry: Mapping[str, Any], me: str = "") -> str:
     return str(t)
 
 explainer = ghoul_explainer  # the name every game's explain module exports (solvers.why)
+cold = clear_deal_caches  # forgets what earlier solves kept (for benchmarks of cold taps)

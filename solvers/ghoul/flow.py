@@ -28,7 +28,7 @@ import constraint
 import numpy as np
 
 from engine.ghoul.data import DOVE, MASK, load_data
-from solvers.ghoul.hands import Universe, matches
+from solvers.ghoul.hands import Universe, matches, universe
 
 _CHARS = load_data().characters
 
@@ -115,13 +115,122 @@ def possible_characters(domains: dict[int, set[str]]) -> dict[int, set[str]]:
     return out
 
 
+# ------------------------------------------------------------------ the deal (it depends on the table only)
+
+
+@lru_cache(maxsize=64)
+def _deal_count(hand_size: int, deck_: tuple[int, ...], n: int, my_hand: tuple[int, ...] | None) -> int:
+    """How many deals of ``n`` hands (with mine, when given) the deck makes."""
+    uni = universe(hand_size, deck_)
+    deck = np.array(deck_, dtype=np.int64)
+    players = n
+    if my_hand is not None:
+        deck = deck - np.array(my_hand)
+        players -= 1
+        if (deck < 0).any():
+            raise FlowConflict
+    shape = tuple(int(d) + 1 for d in deck)
+    a = np.zeros(shape)
+    a[(0,) * 5] = 1.0
+    fits = [h for h in uni.hands if all(k <= d for k, d in zip(h, deck, strict=True))]
+    for _ in range(players - 1):
+        b = np.zeros(shape)
+        for h in fits:
+            src = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
+            dst = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
+            b[dst] += a[src]
+        a = b
+    # The last hand is what is left: count the cells that leave a hand.
+    total = 0.0
+    for h in fits:
+        total += a[tuple(int(d) - k for d, k in zip(deck, h, strict=True))]
+    return int(total)
+
+
+@lru_cache(maxsize=4)
+def _every_deal(
+    hand_size: int, deck: tuple[int, ...], n: int, me: int, my_hand: tuple[int, ...] | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_deals` without sets, kept for the next pass over the same table (read-only
+    arrays); ``None`` when over the budget while built."""
+    try:
+        rows, w = _deals(hand_size, deck, n, me, my_hand, None)
+    except TooLarge:
+        return None
+    rows.flags.writeable = False
+    w.flags.writeable = False
+    return rows, w
+
+
+def _deals(
+    hand_size: int, deck_: tuple[int, ...], n: int, me: int, my_hand: tuple[int, ...] | None,
+    sets: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every deal (one hand index per player; mine is ``my_hand`` when given) and its weight (the
+    product of the hands' 1 / prod(count!)), player by player; with ``sets``, only the hands
+    each player's row of ``sets`` allows. Raises :class:`TooLarge` past the budget."""
+    uni = universe(hand_size, deck_)
+    nh = len(uni.hands)
+    counts = np.array(uni.hands, dtype=np.int64).reshape(nh, 5)
+    deck = np.array(deck_, dtype=np.int64)
+    order = list(range(n))
+    rows = np.zeros((1, 0), dtype=np.int64)
+    rem = deck[None, :].copy()
+    w = np.ones(1)
+    inv_fact = np.array(uni.weight)
+    rem_radix = np.cumprod([1] + [int(d) + 1 for d in deck[:0:-1]])[::-1].astype(np.int64)
+    for q in order:
+        if q == me and my_hand is not None:
+            cand = np.array([uni.index[my_hand]], dtype=np.int64)
+        elif q == order[-1]:
+            cand = None
+        else:
+            cand = np.arange(nh, dtype=np.int64)
+        if cand is not None and sets is not None:
+            cand = cand[sets[q][cand]]
+        if cand is None:
+            # The last hand is what is left: look it up by a mixed-radix code of the counts.
+            radix = np.cumprod([1] + [hand_size + 1] * 4)
+            table = np.full((hand_size + 1) ** 5, -1, dtype=np.int64)
+            table[counts @ radix] = np.arange(nh)
+            code = np.minimum(rem, hand_size + 1) @ radix
+            over = (rem > hand_size).any(axis=1)
+            idx = np.where(over, -1, table[np.where(over, 0, code)])
+            ok = idx >= 0
+            if sets is not None:
+                ok &= sets[q][idx]
+            rows, rem, w = rows[ok], rem[ok], w[ok]
+            rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
+            w = w * inv_fact[idx[ok]]
+            rem = rem * 0
+            continue
+        # Which candidate hands fit in what is left, per distinct remainder (the remainders
+        # numbered by a mixed-radix code, first suit most significant: the rows' order, as
+        # ``np.unique(rem, axis=0)`` gives it, at a fraction of its cost).
+        _u, first, inv = np.unique(rem @ rem_radix, return_index=True, return_inverse=True)
+        urem = rem[first]
+        fit = (urem[:, None, :] >= counts[cand][None, :, :]).all(axis=2)
+        r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
+        if len(r_idx) > BUDGET:
+            raise TooLarge
+        c_rep = cand[k_idx]
+        rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
+        rem = rem[r_idx] - counts[c_rep]
+        w = w[r_idx] * inv_fact[c_rep]
+    return rows, w
+
+
+def clear_deal_caches() -> None:
+    """Forget the deals kept from earlier passes (benchmarks measure cold passes with it)."""
+    _deal_count.cache_clear()
+    _every_deal.cache_clear()
+
+
 # ------------------------------------------------------------------ the forward pass
 
 
 class _Pass:
     def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
-        from solvers.ghoul.hands import universe
-
         p = self.p = problem
         self.n = n = p.n
         self._fixed = fixed
@@ -224,88 +333,33 @@ class _Pass:
     # --- the deal
     def deal_count(self, my_hand: tuple[int, ...] | None) -> int:
         """How many deals (rows) :meth:`deal` would make: a count over the cards left per suit."""
-        p = self.p
-        deck = np.array(p.deck, dtype=np.int64)
-        players = self.n
-        if my_hand is not None:
-            deck = deck - np.array(my_hand)
-            players -= 1
-            if (deck < 0).any():
-                raise FlowConflict
-        shape = tuple(int(d) + 1 for d in deck)
-        a = np.zeros(shape)
-        a[(0,) * 5] = 1.0
-        fits = [h for h in self.uni.hands if all(k <= d for k, d in zip(h, deck, strict=True))]
-        for _ in range(players - 1):
-            b = np.zeros(shape)
-            for h in fits:
-                src = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
-                dst = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
-                b[dst] += a[src]
-            a = b
-        # The last hand is what is left: count the cells that leave a hand.
-        total = 0.0
-        for h in fits:
-            total += a[tuple(int(d) - k for d, k in zip(deck, h, strict=True))]
-        return int(total)
+        return _deal_count(self.p.hand_size, self.p.deck, self.n, my_hand)
 
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
-        p, uni = self.p, self.uni
+        p = self.p
         if self.deal_count(my_hand) > DEAL_BUDGET:
             raise TooLarge
         self.characters()
-        deck = np.array(p.deck, dtype=np.int64)
-        order = list(range(self.n))
-        rows = np.zeros((1, 0), dtype=np.int64)
-        rem = deck[None, :].copy()
-        w = np.ones(1)
-        inv_fact = np.array(uni.weight)
-        rem_radix = np.cumprod([1] + [int(d) + 1 for d in deck[:0:-1]])[::-1].astype(np.int64)
-        for q in order:
-            if q == p.me and my_hand is not None:
-                cand = np.array([uni.index[my_hand]], dtype=np.int64)
-            elif q == order[-1]:
-                cand = None
-            else:
-                cand = np.arange(self.nh, dtype=np.int64)
-            if cand is not None and self._deal_sets is not None:
-                cand = cand[self._deal_sets[q][cand]]
-            if cand is None:
-                # The last hand is what is left: look it up by a mixed-radix code of the counts.
-                radix = np.cumprod([1] + [p.hand_size + 1] * 4)
-                table = np.full((p.hand_size + 1) ** 5, -1, dtype=np.int64)
-                table[self.counts @ radix] = np.arange(self.nh)
-                code = np.minimum(rem, p.hand_size + 1) @ radix
-                over = (rem > p.hand_size).any(axis=1)
-                idx = np.where(over, -1, table[np.where(over, 0, code)])
-                ok = idx >= 0
-                if self._deal_sets is not None:
-                    ok &= self._deal_sets[q][idx]
-                rows, rem, w = rows[ok], rem[ok], w[ok]
-                rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
-                w = w * inv_fact[idx[ok]]
-                rem = rem * 0
-                continue
-            # Which candidate hands fit in what is left, per distinct remainder (the remainders
-            # numbered by a mixed-radix code, first suit most significant: the rows' order, as
-            # ``np.unique(rem, axis=0)`` gives it, at a fraction of its cost).
-            _u, first, inv = np.unique(rem @ rem_radix, return_index=True, return_inverse=True)
-            urem = rem[first]
-            fit = (urem[:, None, :] >= self.counts[cand][None, :, :]).all(axis=2)
-            r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
-            if len(r_idx) > BUDGET:
+        got = _every_deal(p.hand_size, p.deck, self.n, p.me, my_hand)
+        if got is not None and self._deal_sets is not None:
+            # The deals the sets allow, in the order :func:`_deals` would build them.
+            rows, w = got
+            keep = self._deal_sets[0][rows[:, 0]]
+            for q in range(1, self.n):
+                keep &= self._deal_sets[q][rows[:, q]]
+            got = rows[keep], w[keep]
+        elif got is None:  # over the budget while built: the sets may make it smaller
+            if self._deal_sets is None:
                 raise TooLarge
-            c_rep = cand[k_idx]
-            rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
-            rem = rem[r_idx] - self.counts[c_rep]
-            w = w[r_idx] * inv_fact[c_rep]
+            got = _deals(p.hand_size, p.deck, self.n, p.me, my_hand, self._deal_sets)
+        rows, w = got
         if len(rows) == 0:
             raise FlowConflict
         self.H = rows
         # The class vectors share every row's weight until a turn tells them apart (``expand``).
         self.W = w[:, None]
         self.lazy = True
-        self.prune()
+        self.prune()  # (fancy indexing copies: the cached deal is never written)
 
     def expand(self) -> None:
         if self.lazy:
