@@ -15,6 +15,12 @@ python-constraint (all-different over the characters each player may still be).
 
 The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
 ``budget`` rows, and the caller falls back to the per-player bound (``exact: false``).
+
+For explanations, ``solve_flow(..., prune=True)`` first replays the log backwards per player
+(:class:`_Backward`: which hands can still meet the rest of the log) and drops every row with a
+hand outside those sets as it goes (:class:`_Pruned`): the same rows reach the end with the same
+weights, but a subset of the notes whose last ones (cards revealed at the end) undo most of the
+early spread costs a few milliseconds instead of a few hundred.
 """
 
 from __future__ import annotations
@@ -692,11 +698,13 @@ class _Backward(_Pass):
     def move_known(self, a: int, b: int, g: int, t: int) -> None:
         self.ops.append(("move", a, self.moves((g,), (t,))))
         self.ops.append(("move", b, self.moves((t,), (g,))))
+        self.ops.append(("mark", ("post", self._entry), None))
 
     def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
         any_move = self.moves(range(5), range(5)) | np.eye(self.nh, dtype=bool)  # or no exchange
         self.ops.append(("move", a, any_move))
         self.ops.append(("move", b, any_move))
+        self.ops.append(("mark", ("post", self._entry), None))
 
     def preliminary(self, e: dict) -> None:
         n, me = self.n, self.p.me
@@ -723,8 +731,8 @@ class _Backward(_Pass):
         self.ops.append(("mark", i, None))
 
     def sets(self) -> dict[Any, np.ndarray]:
-        """Per mark (an entry's index: before it; ``("post", i)``: right after the passes of
-        preliminary phase ``i``), the (players x hands) table of hands that can meet the rest."""
+        """Per mark (an entry's index: before it; ``("post", i)``: right after the cards of entry
+        ``i`` moved), the (players x hands) table of hands that can meet the rest."""
         b = np.ones((self.n, self.nh), dtype=bool)
         out: dict[Any, np.ndarray] = {}
         for kind, q, arr in reversed(self.ops):
@@ -738,8 +746,9 @@ class _Backward(_Pass):
 
 
 class _Pruned(_Pass):
-    """The card-flow pass that drops, before each entry and inside the preliminary phase's
-    passes, the rows with a hand that cannot meet the rest of the log (:class:`_Backward`).
+    """The card-flow pass that drops, before each entry, inside the preliminary phase's passes
+    and right after cards move (before the rows are merged), the rows with a hand that cannot
+    meet the rest of the log (:class:`_Backward`).
 
     The rows that reach the end, and their weights, are the very same as the ordinary pass's
     (a dropped row has no completion, and a merged row keeps the same contributions in the same
@@ -761,6 +770,30 @@ class _Pruned(_Pass):
             super().preliminary(e)
         finally:
             self._post = None
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        self._post = self._entries_post.get(self._entry)
+        try:
+            super().move_known(a, b, g, t)
+        finally:
+            self._post = None
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        self._post = self._entries_post.get(self._entry)
+        try:
+            super().hidden_exchange(a, b, changed)
+        finally:
+            self._post = None
+
+    def merge(self, H: np.ndarray, W: np.ndarray) -> None:
+        """Merge the rows that moved, less those with a hand that cannot meet the rest."""
+        post = self._post
+        if post is not None and len(H):
+            keep = post[0][H[:, 0]]
+            for q in range(1, self.n):
+                keep &= post[q][H[:, q]]
+            H, W = H[keep], W[keep]
+        super().merge(H, W)
 
     def _before(self, i: int) -> None:
         self._entry = i

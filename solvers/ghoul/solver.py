@@ -1,7 +1,9 @@
 """Hands and identities for one seat of Tokyo Ghoul: Bloody Masquerade.
 
-Public entry points: :func:`solve` (input and output formats in ``docs/ghoul.md``) and
-:func:`certain_facts` (only the certain facts, a cheap oracle for explanations).
+Public entry points: :func:`solve` (input and output formats in ``docs/ghoul.md``),
+:func:`certain_facts` (only the certain facts, a cheap oracle for explanations) and
+:func:`flow_certain_facts` (the card-flow pass's facts, with the rows that cannot reach the end
+of the log dropped early: a fact missing from them is shown not certain, for explanations).
 
 The numbers come from the exact card-flow pass of :mod:`solvers.ghoul.flow` (worlds = dealt
 deal + hidden choices, ``docs/ghoul.md`` "The card-flow model") whenever the table is small
