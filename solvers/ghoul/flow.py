@@ -180,6 +180,15 @@ def _deals(
     counts = np.array(uni.hands, dtype=np.int64).reshape(nh, 5)
     deck = np.array(deck_, dtype=np.int64)
     order = list(range(n))
+    mine = None
+    if my_hand is not None and me != order[-1]:
+        # The players dealt before me keep only the deals that leave my hand (the others never
+        # reach the end): the same rows in the same order, far fewer on the way. The budget is
+        # the one of the deals built without that, counted without building them (the pruned
+        # pass, with ``sets``, has only its own).
+        if sets is None and _prefix_peak(hand_size, deck_, n, me, my_hand) > BUDGET:
+            raise TooLarge
+        mine = np.array(my_hand, dtype=np.int64)
     rows = np.zeros((1, 0), dtype=np.int64)
     rem = deck[None, :].copy()
     w = np.ones(1)
@@ -223,13 +232,39 @@ def _deals(
         rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
         rem = rem[r_idx] - counts[c_rep]
         w = w[r_idx] * inv_fact[c_rep]
+        if mine is not None and q < me:
+            ok = (rem >= mine).all(axis=1)
+            rows, rem, w = rows[ok], rem[ok], w[ok]
     return rows, w
+
+
+@lru_cache(maxsize=64)
+def _prefix_peak(hand_size: int, deck_: tuple[int, ...], n: int, me: int, my_hand: tuple[int, ...]) -> int:
+    """The most rows :func:`_deals` (without sets) would hold after a player's hand, had it kept
+    the deals that cannot leave my hand: one count per remainder of the deck, player by player."""
+    uni = universe(hand_size, deck_)
+    shape = tuple(int(d) + 1 for d in deck_)
+    a = np.zeros(shape, dtype=np.int64)
+    a[tuple(int(d) for d in deck_)] = 1
+    peak = 0
+    for q in range(n - 1):
+        hands = [my_hand] if q == me else uni.hands
+        b = np.zeros(shape, dtype=np.int64)
+        for h in hands:
+            # Remainders r >= h go to r - h.
+            src = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
+            dst = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
+            b[dst] += a[src]
+        a = b
+        peak = max(peak, int(a.sum()))
+    return peak
 
 
 def clear_deal_caches() -> None:
     """Forget the deals kept from earlier passes (benchmarks measure cold passes with it)."""
     _deal_count.cache_clear()
     _every_deal.cache_clear()
+    _prefix_peak.cache_clear()
 
 
 # ------------------------------------------------------------------ the forward pass

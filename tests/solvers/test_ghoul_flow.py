@@ -728,3 +728,35 @@ def _notes_of(config: dict, log: list[dict]) -> list[int]:
     from solvers.ghoul.explain import GhoulOracle
 
     return GhoulOracle(config, log).notes
+
+
+@pytest.mark.parametrize("me", range(4))
+def test_the_deal_holds_every_deal_that_leaves_my_hand_and_counts_the_budget_without_that(me):
+    """The deals are built player by player, those before me keeping only the prefixes that leave
+    my hand; the budget counts the prefixes as if all were kept (what the solver did before)."""
+    from solvers.ghoul.flow import _deals, _prefix_peak
+    from solvers.ghoul.hands import universe
+
+    deck, n, size = (3, 3, 3, 3, 0), 4, 3
+    uni = universe(size, deck)
+    mine = (1, 1, 0, 1, 0)
+    rows, w = _deals(size, deck, n, me, mine, None)
+    every = {
+        hs for hs in itertools.product(range(len(uni.hands)), repeat=n)
+        if hs[me] == uni.index[mine]
+        and tuple(sum(uni.hands[h][s] for h in hs) for s in range(5)) == deck
+    }
+    got = [tuple(int(x) for x in r) for r in rows]
+    assert len(got) == len(set(got)) and set(got) == every
+    for r, x in zip(got, w, strict=True):
+        assert x == pytest.approx(math.prod(uni.weight[h] for h in r))
+    # Prefixes of the first k players that fit in the deck (and hold my hand when k > me).
+    peak = 0
+    for k in range(1, n):
+        count = sum(
+            1 for hs in itertools.product(range(len(uni.hands)), repeat=k)
+            if (k <= me or hs[me] == uni.index[mine])
+            and all(sum(uni.hands[h][s] for h in hs) <= deck[s] for s in range(5))
+        )
+        peak = max(peak, count)
+    assert _prefix_peak(size, deck, n, me, mine) == peak
