@@ -300,8 +300,8 @@ class _Pass:
         self.W: np.ndarray = np.zeros((0, 1), dtype=float)
         self.lazy = False
         # Set by :class:`_Pruned` only: per player, the hands from which the rest of the log can
-        # still be met, dealt (``_deal_sets``) and right after the preliminary phase's passes
-        # (``_post``); ``None`` in the ordinary pass, which then runs exactly as without them.
+        # still be met, dealt (``_deal_sets``) and right after the cards of the current entry
+        # moved (``_post``); ``None`` in the ordinary pass, which then runs exactly as without them.
         self._deal_sets: np.ndarray | None = None
         self._post: np.ndarray | None = None
 
@@ -360,7 +360,7 @@ class _Pass:
 
     def hidden_counts(self, q: int, col: np.ndarray) -> tuple[np.ndarray, int]:
         """Per row, the cards of each suit in ``q``'s hidden hand (holding minus face-up)."""
-        c = self.counts[col].copy()
+        c = self.counts[col]  # (a fresh array: fancy indexing copies)
         size = self.p.hand_size
         if self.p.mask:
             u = self.face_up[q]
