@@ -24,8 +24,12 @@ Monotonicity also answers many questions without the oracle: a fact certain from
 from every superset of T, and a fact not certain from T is not certain from any subset of T, so
 every cached answer decides the sets above or below it.  A game may also give a *bound*: facts
 certain by a cheaper, sound but incomplete method (every fact it gives is certain by the oracle
-too), asked before the oracle; a "yes" from it is final, a "no" goes to the oracle.  Neither
-changes any answer, so the explanations are the very same as the oracle's alone, only faster.
+too), asked before the oracle; a "yes" from it is final, a "no" goes to the oracle.  After the
+bound, a game may give an *upper* test: the facts that may still be certain, found by an exact
+method that is cheaper than the oracle when the answer is "no" (Tokyo Ghoul: the card-flow pass
+without the rows that cannot reach the end of the log); a fact outside it is not certain, and
+only a fact inside it goes to the oracle.  None of them changes any answer, so the explanations
+are the very same as the oracle's alone, only faster.
 """
 
 from __future__ import annotations
@@ -99,8 +103,12 @@ class Explainer:
     ``candidates(fact)``, when given, returns a sufficient set of notes quickly (or ``None``);
     ``holds(fact, kept)``, when given, answers one fact faster than listing every certain fact.
     ``bound(kept)``, when given, lists facts certain from ``kept`` by a cheaper sound method (a
-    subset of ``oracle.certain(kept)``).  ``infer`` (default on) answers from earlier answers by
-    monotonicity; off, and without a bound, every new set goes to the oracle (for tests).
+    subset of ``oracle.certain(kept)``).  ``upper(kept)``, when given, is asked when the bound
+    does not prove a fact: the facts that may be certain from ``kept`` (every fact of
+    ``oracle.certain(kept)`` that the bound does not give is in it), or ``None`` when it cannot
+    tell; a fact outside it is not certain, and the oracle is not asked.  ``infer`` (default
+    on) answers from earlier answers by monotonicity; off, and without a bound, every new set
+    goes to the oracle (for tests).
     """
 
     def __init__(
@@ -110,6 +118,7 @@ class Explainer:
         candidates: Callable[[Any], Iterable[int] | None] | None = None,  # Any: each game's own kind of Fact
         holds: Callable[[Any, frozenset[int]], bool] | None = None,
         bound: Callable[[frozenset[int]], Iterable[Any]] | None = None,
+        upper: Callable[[frozenset[int]], Iterable[Any] | None] | None = None,
         infer: bool = True,
     ) -> None:
         self.oracle = oracle
@@ -122,12 +131,15 @@ class Explainer:
         self._holds = holds
         self._bound = bound
         self._bound_cache: dict[frozenset[int], frozenset[Fact]] = {}
+        self._upper = upper
+        self._upper_cache: dict[frozenset[int], frozenset[Fact] | None] = {}
         self._infer = infer
         # Per fact, the sets known to prove it and known not to (from one-fact answers).
         self._pos: dict[Fact, list[frozenset[int]]] = {}
         self._neg: dict[Fact, list[frozenset[int]]] = {}
         self.calls = 0
         self.bound_calls = 0
+        self.upper_calls = 0
         self.facts: list[Fact] = list(oracle.certain(self._all))
         self._cache[self._all] = frozenset(self.facts)
 
@@ -155,6 +167,13 @@ class Explainer:
         if self._bound is not None and fact in self._bound_facts(kept):
             self._remember(fact, kept, True)
             return True
+        if self._upper is not None and kept not in self._upper_cache:
+            self.upper_calls += 1
+            up = self._upper(kept)
+            self._upper_cache[kept] = None if up is None else frozenset(up)
+        if self._upper is not None and (up := self._upper_cache[kept]) is not None and fact not in up:
+            self._remember(fact, kept, False)
+            return False
         if self._holds is None:
             return fact in self.certain(kept)  # cached with every fact of that set
         self.calls += 1

@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solvers.explain import Explainer
-from solvers.ghoul.solver import certain_facts, solve
+from solvers.ghoul.flow import clear_deal_caches
+from solvers.ghoul.solver import certain_facts, flow_certain_facts, solve
 
 __all__ = ["GhoulOracle", "fact_json", "fact_sentence", "ghoul_explainer", "note_sentence"]
 
@@ -106,11 +107,29 @@ class GhoulOracle:
             return []
         return facts_of({"certain": cert}, self.sizes)
 
+    def upper(self, kept: frozenset[int]) -> list[Fact] | None:
+        """The facts that may be certain from ``kept`` notes, by the card-flow pass that drops early
+        the rows that cannot reach the end of the log (:func:`flow_certain_facts`); ``None`` when
+        that pass cannot tell (over its budget).
+
+        Exact: a fact missing from it fails in some world of positive weight.  So it is not
+        certain by :meth:`certain` either, which is that very pass's answer when the ordinary
+        card-flow pass is within its budget, and the bound's otherwise (and the explainer asks
+        this only for a fact the bound does not give).  The pass is far cheaper when few notes
+        are kept and the later ones (cards revealed at the end) undo most of the early spread:
+        the deletion pass's "no" answers."""
+        if self.sizes is None:
+            self.certain(frozenset(self.notes))
+        cert = flow_certain_facts(self.config, self.weakened(kept))
+        if cert is None or self.sizes is None:
+            return None
+        return facts_of({"certain": cert}, self.sizes)
+
 
 def ghoul_explainer(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> Explainer:
     """An :class:`Explainer` of every certain fact (SolverInputError on unreadable input)."""
     oracle = GhoulOracle(config, log)
-    return Explainer(oracle, bound=oracle.bound)
+    return Explainer(oracle, bound=oracle.bound, upper=oracle.upper)
 
 
 def fact_json(fact: Fact) -> dict[str, Any]:
@@ -169,3 +188,4 @@ def note_sentence(entry: Mapping[str, Any], me: str = "") -> str:
     return str(t)
 
 explainer = ghoul_explainer  # the name every game's explain module exports (solvers.why)
+cold = clear_deal_caches  # forgets what earlier solves kept (for benchmarks of cold taps)

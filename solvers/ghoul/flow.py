@@ -15,6 +15,12 @@ python-constraint (all-different over the characters each player may still be).
 
 The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
 ``budget`` rows, and the caller falls back to the per-player bound (``exact: false``).
+
+For explanations, ``solve_flow(..., prune=True)`` first replays the log backwards per player
+(:class:`_Backward`: which hands can still meet the rest of the log) and drops every row with a
+hand outside those sets as it goes (:class:`_Pruned`): the same rows reach the end with the same
+weights, but a subset of the notes whose last ones (cards revealed at the end) undo most of the
+early spread costs a few milliseconds instead of a few hundred.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import constraint
 import numpy as np
 
 from engine.ghoul.data import DOVE, MASK, load_data
-from solvers.ghoul.hands import Universe, matches
+from solvers.ghoul.hands import Universe, matches, universe
 
 _CHARS = load_data().characters
 
@@ -115,13 +121,157 @@ def possible_characters(domains: dict[int, set[str]]) -> dict[int, set[str]]:
     return out
 
 
+# ------------------------------------------------------------------ the deal (it depends on the table only)
+
+
+@lru_cache(maxsize=64)
+def _deal_count(hand_size: int, deck_: tuple[int, ...], n: int, my_hand: tuple[int, ...] | None) -> int:
+    """How many deals of ``n`` hands (with mine, when given) the deck makes."""
+    uni = universe(hand_size, deck_)
+    deck = np.array(deck_, dtype=np.int64)
+    players = n
+    if my_hand is not None:
+        deck = deck - np.array(my_hand)
+        players -= 1
+        if (deck < 0).any():
+            raise FlowConflict
+    shape = tuple(int(d) + 1 for d in deck)
+    a = np.zeros(shape)
+    a[(0,) * 5] = 1.0
+    fits = [h for h in uni.hands if all(k <= d for k, d in zip(h, deck, strict=True))]
+    for _ in range(players - 1):
+        b = np.zeros(shape)
+        for h in fits:
+            src = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
+            dst = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
+            b[dst] += a[src]
+        a = b
+    # The last hand is what is left: count the cells that leave a hand.
+    total = 0.0
+    for h in fits:
+        total += a[tuple(int(d) - k for d, k in zip(deck, h, strict=True))]
+    return int(total)
+
+
+@lru_cache(maxsize=4)
+def _every_deal(
+    hand_size: int, deck: tuple[int, ...], n: int, me: int, my_hand: tuple[int, ...] | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_deals` without sets, kept for the next pass over the same table (read-only
+    arrays); ``None`` when over the budget while built."""
+    try:
+        rows, w = _deals(hand_size, deck, n, me, my_hand, None)
+    except TooLarge:
+        return None
+    rows.flags.writeable = False
+    w.flags.writeable = False
+    return rows, w
+
+
+def _deals(
+    hand_size: int, deck_: tuple[int, ...], n: int, me: int, my_hand: tuple[int, ...] | None,
+    sets: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every deal (one hand index per player; mine is ``my_hand`` when given) and its weight (the
+    product of the hands' 1 / prod(count!)), player by player; with ``sets``, only the hands
+    each player's row of ``sets`` allows. Raises :class:`TooLarge` past the budget."""
+    uni = universe(hand_size, deck_)
+    nh = len(uni.hands)
+    counts = np.array(uni.hands, dtype=np.int64).reshape(nh, 5)
+    deck = np.array(deck_, dtype=np.int64)
+    order = list(range(n))
+    mine = None
+    if my_hand is not None and me != order[-1]:
+        # The players dealt before me keep only the deals that leave my hand (the others never
+        # reach the end): the same rows in the same order, far fewer on the way. The budget is
+        # the one of the deals built without that, counted without building them (the pruned
+        # pass, with ``sets``, has only its own).
+        if sets is None and _prefix_peak(hand_size, deck_, n, me, my_hand) > BUDGET:
+            raise TooLarge
+        mine = np.array(my_hand, dtype=np.int64)
+    rows = np.zeros((1, 0), dtype=np.int64)
+    rem = deck[None, :].copy()
+    w = np.ones(1)
+    inv_fact = np.array(uni.weight)
+    rem_radix = np.cumprod([1] + [int(d) + 1 for d in deck[:0:-1]])[::-1].astype(np.int64)
+    for q in order:
+        if q == me and my_hand is not None:
+            cand = np.array([uni.index[my_hand]], dtype=np.int64)
+        elif q == order[-1]:
+            cand = None
+        else:
+            cand = np.arange(nh, dtype=np.int64)
+        if cand is not None and sets is not None:
+            cand = cand[sets[q][cand]]
+        if cand is None:
+            # The last hand is what is left: look it up by a mixed-radix code of the counts.
+            radix = np.cumprod([1] + [hand_size + 1] * 4)
+            table = np.full((hand_size + 1) ** 5, -1, dtype=np.int64)
+            table[counts @ radix] = np.arange(nh)
+            code = np.minimum(rem, hand_size + 1) @ radix
+            over = (rem > hand_size).any(axis=1)
+            idx = np.where(over, -1, table[np.where(over, 0, code)])
+            ok = idx >= 0
+            if sets is not None:
+                ok &= sets[q][idx]
+            rows, rem, w = rows[ok], rem[ok], w[ok]
+            rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
+            w = w * inv_fact[idx[ok]]
+            rem = rem * 0
+            continue
+        # Which candidate hands fit in what is left, per distinct remainder (the remainders
+        # numbered by a mixed-radix code, first suit most significant: the rows' order, as
+        # ``np.unique(rem, axis=0)`` gives it, at a fraction of its cost).
+        _u, first, inv = np.unique(rem @ rem_radix, return_index=True, return_inverse=True)
+        urem = rem[first]
+        fit = (urem[:, None, :] >= counts[cand][None, :, :]).all(axis=2)
+        r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
+        if len(r_idx) > BUDGET:
+            raise TooLarge
+        c_rep = cand[k_idx]
+        rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
+        rem = rem[r_idx] - counts[c_rep]
+        w = w[r_idx] * inv_fact[c_rep]
+        if mine is not None and q < me:
+            ok = (rem >= mine).all(axis=1)
+            rows, rem, w = rows[ok], rem[ok], w[ok]
+    return rows, w
+
+
+@lru_cache(maxsize=64)
+def _prefix_peak(hand_size: int, deck_: tuple[int, ...], n: int, me: int, my_hand: tuple[int, ...]) -> int:
+    """The most rows :func:`_deals` (without sets) would hold after a player's hand, had it kept
+    the deals that cannot leave my hand: one count per remainder of the deck, player by player."""
+    uni = universe(hand_size, deck_)
+    shape = tuple(int(d) + 1 for d in deck_)
+    a = np.zeros(shape, dtype=np.int64)
+    a[tuple(int(d) for d in deck_)] = 1
+    peak = 0
+    for q in range(n - 1):
+        hands = [my_hand] if q == me else uni.hands
+        b = np.zeros(shape, dtype=np.int64)
+        for h in hands:
+            # Remainders r >= h go to r - h.
+            src = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
+            dst = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
+            b[dst] += a[src]
+        a = b
+        peak = max(peak, int(a.sum()))
+    return peak
+
+
+def clear_deal_caches() -> None:
+    """Forget the deals kept from earlier passes (benchmarks measure cold passes with it)."""
+    _deal_count.cache_clear()
+    _every_deal.cache_clear()
+    _prefix_peak.cache_clear()
+
+
 # ------------------------------------------------------------------ the forward pass
 
 
 class _Pass:
     def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
-        from solvers.ghoul.hands import universe
-
         p = self.p = problem
         self.n = n = p.n
         self._fixed = fixed
@@ -149,6 +299,11 @@ class _Pass:
         self.H = np.zeros((0, n), dtype=np.int64)
         self.W: np.ndarray = np.zeros((0, 1), dtype=float)
         self.lazy = False
+        # Set by :class:`_Pruned` only: per player, the hands from which the rest of the log can
+        # still be met, dealt (``_deal_sets``) and right after the cards of the current entry
+        # moved (``_post``); ``None`` in the ordinary pass, which then runs exactly as without them.
+        self._deal_sets: np.ndarray | None = None
+        self._post: np.ndarray | None = None
 
     def characters(self) -> None:
         """The character assignments (python-constraint) grouped by instant-class vector."""
@@ -205,7 +360,7 @@ class _Pass:
 
     def hidden_counts(self, q: int, col: np.ndarray) -> tuple[np.ndarray, int]:
         """Per row, the cards of each suit in ``q``'s hidden hand (holding minus face-up)."""
-        c = self.counts[col].copy()
+        c = self.counts[col]  # (a fresh array: fancy indexing copies)
         size = self.p.hand_size
         if self.p.mask:
             u = self.face_up[q]
@@ -219,80 +374,33 @@ class _Pass:
     # --- the deal
     def deal_count(self, my_hand: tuple[int, ...] | None) -> int:
         """How many deals (rows) :meth:`deal` would make: a count over the cards left per suit."""
-        p = self.p
-        deck = np.array(p.deck, dtype=np.int64)
-        players = self.n
-        if my_hand is not None:
-            deck = deck - np.array(my_hand)
-            players -= 1
-            if (deck < 0).any():
-                raise FlowConflict
-        shape = tuple(int(d) + 1 for d in deck)
-        a = np.zeros(shape)
-        a[(0,) * 5] = 1.0
-        fits = [h for h in self.uni.hands if all(k <= d for k, d in zip(h, deck, strict=True))]
-        for _ in range(players - 1):
-            b = np.zeros(shape)
-            for h in fits:
-                src = tuple(slice(0, d - k) for d, k in zip(shape, h, strict=True))
-                dst = tuple(slice(k, d) for d, k in zip(shape, h, strict=True))
-                b[dst] += a[src]
-            a = b
-        # The last hand is what is left: count the cells that leave a hand.
-        total = 0.0
-        for h in fits:
-            total += a[tuple(int(d) - k for d, k in zip(deck, h, strict=True))]
-        return int(total)
+        return _deal_count(self.p.hand_size, self.p.deck, self.n, my_hand)
 
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
-        p, uni = self.p, self.uni
+        p = self.p
         if self.deal_count(my_hand) > DEAL_BUDGET:
             raise TooLarge
         self.characters()
-        deck = np.array(p.deck, dtype=np.int64)
-        order = list(range(self.n))
-        rows = np.zeros((1, 0), dtype=np.int64)
-        rem = deck[None, :].copy()
-        w = np.ones(1)
-        inv_fact = np.array(uni.weight)
-        for q in order:
-            if q == p.me and my_hand is not None:
-                cand = np.array([uni.index[my_hand]], dtype=np.int64)
-            elif q == order[-1]:
-                cand = None
-            else:
-                cand = np.arange(self.nh, dtype=np.int64)
-            if cand is None:
-                # The last hand is what is left: look it up by a mixed-radix code of the counts.
-                radix = np.cumprod([1] + [p.hand_size + 1] * 4)
-                table = np.full((p.hand_size + 1) ** 5, -1, dtype=np.int64)
-                table[self.counts @ radix] = np.arange(self.nh)
-                code = np.minimum(rem, p.hand_size + 1) @ radix
-                over = (rem > p.hand_size).any(axis=1)
-                idx = np.where(over, -1, table[np.where(over, 0, code)])
-                ok = idx >= 0
-                rows, rem, w = rows[ok], rem[ok], w[ok]
-                rows = np.concatenate([rows, idx[ok][:, None]], axis=1)
-                w = w * inv_fact[idx[ok]]
-                rem = rem * 0
-                continue
-            # Which candidate hands fit in what is left, per distinct remainder.
-            urem, inv = np.unique(rem, axis=0, return_inverse=True)
-            fit = (urem[:, None, :] >= self.counts[cand][None, :, :]).all(axis=2)
-            r_idx, k_idx = np.nonzero(fit[inv.ravel()])  # type: ignore[index]  # .all(axis=2) is an array
-            if len(r_idx) > BUDGET:
+        got = _every_deal(p.hand_size, p.deck, self.n, p.me, my_hand)
+        if got is not None and self._deal_sets is not None:
+            # The deals the sets allow, in the order :func:`_deals` would build them.
+            rows, w = got
+            keep = self._deal_sets[0][rows[:, 0]]
+            for q in range(1, self.n):
+                keep &= self._deal_sets[q][rows[:, q]]
+            got = rows[keep], w[keep]
+        elif got is None:  # over the budget while built: the sets may make it smaller
+            if self._deal_sets is None:
                 raise TooLarge
-            c_rep = cand[k_idx]
-            rows = np.concatenate([rows[r_idx], c_rep[:, None]], axis=1)
-            rem = rem[r_idx] - self.counts[c_rep]
-            w = w[r_idx] * inv_fact[c_rep]
+            got = _deals(p.hand_size, p.deck, self.n, p.me, my_hand, self._deal_sets)
+        rows, w = got
         if len(rows) == 0:
             raise FlowConflict
         self.H = rows
         # The class vectors share every row's weight until a turn tells them apart (``expand``).
         self.W = w[:, None]
         self.lazy = True
-        self.prune()
+        self.prune()  # (fancy indexing copies: the cached deal is never written)
 
     def expand(self) -> None:
         if self.lazy:
@@ -437,6 +545,8 @@ class _Pass:
                 # drop out here, before the rows are copied (same rows, same order as after).
                 new = self.known[s, H[:, n], H[:, q]]
                 ok &= new >= 0
+                if self._post is not None:
+                    ok &= self._post[q][new]  # (new is -1 only where ok is already false)
                 if ok.any():
                     parts.append((ok, s, pr, new))
             if not parts:
@@ -456,6 +566,8 @@ class _Pass:
         # What is in transit now is my left neighbour's gift to me.
         new = self.known[H[:, n + 1], H[:, n], H[:, me]]
         ok = new >= 0
+        if self._post is not None:
+            ok &= self._post[me][new]
         H, W = H[ok], W[ok]
         H[:, me] = new[ok]
         self.merge(H[:, :n], W)
@@ -467,7 +579,8 @@ class _Pass:
     def run(self, entries: Sequence[dict]) -> None:
         p = self.p
         self.me_ = p.me
-        for e in entries:
+        for i, e in enumerate(entries):
+            self._before(i)
             t = e["type"]
             if t == "hand":
                 if "face_up" in e:
@@ -511,6 +624,9 @@ class _Pass:
                     self.contains(q, e["cards"], hidden=False)
             elif t == "reveal" and e["cards"] is not None:
                 self.contains(e["player"], e["cards"], hidden=False)
+
+    def _before(self, i: int) -> None:
+        """Called before entry ``i`` of :meth:`run` (a hook for :class:`_Pruned`)."""
 
     # --- results
     def result(self) -> FlowResult:
@@ -572,6 +688,162 @@ class _Pass:
     # (sampling lives with the result: see :func:`sample`)
 
 
+# ------------------------------------------------------------------ rows that cannot reach the end
+
+
+class _Backward(_Pass):
+    """Per player and entry, the hands from which that player alone can still meet the rest of
+    the log: the same entries replayed by :meth:`_Pass.run` (so with the very same tests), but
+    each test recorded on one player's hand instead of applied to the joint rows, and every
+    card movement recorded as the moves the card-flow model allows it (any card given and any
+    received when unseen), then read backwards.
+
+    The sets hold every hand a world of positive weight gives that player at that point (the
+    turns' instant-victory test, which depends on the characters, is left out, so the sets are
+    only larger), so a joint row with one hand outside them has no completion: dropping it
+    changes no row that survives to the end of the log, nor its weights."""
+
+    def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
+        super().__init__(problem, fixed, allowed, chance)
+        # ("test", player, hands allowed) | ("move", player, nh x nh moves) | ("mark", key, None)
+        self.ops: list[tuple[str, Any, np.ndarray | None]] = []
+        self._moves: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+
+    def moves(self, give: Sequence[int], get: Sequence[int]) -> np.ndarray:
+        """Hand i -> hand j when one card of a suit in ``give`` is given and one in ``get`` received."""
+        key = (tuple(give), tuple(get))
+        m = self._moves.get(key)
+        if m is None:
+            m = np.zeros((self.nh, self.nh), dtype=bool)
+            rows = np.arange(self.nh)
+            for y in give:
+                for x in get:
+                    j = self.known[y, x]
+                    ok = j >= 0
+                    m[rows[ok], j[ok]] = True
+            self._moves[key] = m
+        return m
+
+    def restrict(self, q: int, ok_hand: np.ndarray) -> None:
+        self.ops.append(("test", q, np.asarray(ok_hand, dtype=bool)))
+
+    def not_claimed(self, q: int) -> None:
+        pass  # depends on the characters: left out (the sets only get larger)
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        self.ops.append(("move", a, self.moves((g,), (t,))))
+        self.ops.append(("move", b, self.moves((t,), (g,))))
+        self.ops.append(("mark", ("post", self._entry), None))
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        any_move = self.moves(range(5), range(5)) | np.eye(self.nh, dtype=bool)  # or no exchange
+        self.ops.append(("move", a, any_move))
+        self.ops.append(("move", b, any_move))
+        self.ops.append(("mark", ("post", self._entry), None))
+
+    def preliminary(self, e: dict) -> None:
+        n, me = self.n, self.p.me
+        right, left = (me - 1) % n, (me + 1) % n
+        if e["shown"] is not None:
+            self.contains(right, e["shown"])
+        if not e["passed"]:
+            return
+        every = tuple(range(5))
+        for q in range(n):
+            give = (e["gave"],) if q == me and e["gave"] is not None else (
+                (e["received"],) if q == left and e["received"] is not None else every)
+            get = (e["received"],) if q == me and e["received"] is not None else (
+                (e["gave"],) if q == right and e["gave"] is not None else every)
+            self.ops.append(("move", q, self.moves(give, get)))
+        self.ops.append(("mark", ("post", self._entry), None))
+        for q, c in e["face_up"].items():
+            self.face_up[q] = c
+        for q in range(n):
+            self.face_rule(q)
+
+    def _before(self, i: int) -> None:
+        self._entry = i
+        self.ops.append(("mark", i, None))
+
+    def sets(self) -> dict[Any, np.ndarray]:
+        """Per mark (an entry's index: before it; ``("post", i)``: right after the cards of entry
+        ``i`` moved), the (players x hands) table of hands that can meet the rest."""
+        b = np.ones((self.n, self.nh), dtype=bool)
+        out: dict[Any, np.ndarray] = {}
+        for kind, q, arr in reversed(self.ops):
+            if kind == "mark":
+                out[q] = b.copy()
+            elif kind == "test":
+                b[q] &= arr
+            else:
+                b[q] = (arr & b[q][None, :]).any(axis=1)
+        return out
+
+
+class _Pruned(_Pass):
+    """The card-flow pass that drops, before each entry, inside the preliminary phase's passes
+    and right after cards move (before the rows are merged), the rows with a hand that cannot
+    meet the rest of the log (:class:`_Backward`).
+
+    The rows that reach the end, and their weights, are the very same as the ordinary pass's
+    (a dropped row has no completion, and a merged row keeps the same contributions in the same
+    order), so :meth:`result` is the same; only fewer rows are carried, which makes a
+    table whose later notes (cards revealed at the end) undo most of the early spread far
+    cheaper. Its budgets therefore trip later than the ordinary pass's, which is why
+    :func:`solve` does not use it: see :func:`solve_flow`'s ``prune``."""
+
+    def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float,
+                 sets: dict[Any, np.ndarray]) -> None:
+        super().__init__(problem, fixed, allowed, chance)
+        self._sets = sets
+        self._deal_sets = sets.get(0)
+        self._entries_post = {k[1]: v for k, v in sets.items() if isinstance(k, tuple)}
+
+    def preliminary(self, e: dict) -> None:
+        self._post = self._entries_post.get(self._entry)
+        try:
+            super().preliminary(e)
+        finally:
+            self._post = None
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        self._post = self._entries_post.get(self._entry)
+        try:
+            super().move_known(a, b, g, t)
+        finally:
+            self._post = None
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        self._post = self._entries_post.get(self._entry)
+        try:
+            super().hidden_exchange(a, b, changed)
+        finally:
+            self._post = None
+
+    def merge(self, H: np.ndarray, W: np.ndarray) -> None:
+        """Merge the rows that moved, less those with a hand that cannot meet the rest."""
+        post = self._post
+        if post is not None and len(H):
+            keep = post[0][H[:, 0]]
+            for q in range(1, self.n):
+                keep &= post[q][H[:, q]]
+            H, W = H[keep], W[keep]
+        super().merge(H, W)
+
+    def _before(self, i: int) -> None:
+        self._entry = i
+        b = self._sets[i]
+        if not len(self.H):
+            return
+        keep = b[0][self.H[:, 0]]
+        for q in range(1, self.n):
+            keep &= b[q][self.H[:, q]]
+        if not keep.all():
+            self.H = self.H[keep]
+            self.W = self.W[keep]
+            self._check()
+
+
 def _my_dealt_hand(problem: Any, entries: Sequence[dict]) -> tuple[int, ...] | None:
     """My dealt hand, when a ``hand`` entry comes before anything could change my cards."""
     me = problem.me
@@ -592,11 +864,22 @@ def solve_flow(
     allowed: list[set[str]],
     subset: Sequence[int] | None = None,
     chance: float = DEFAULT_EXCHANGE_CHANCE,
+    prune: bool = False,
 ) -> FlowResult | None:
     """The exact posterior of the card-flow model for ``problem`` (or the entries in ``subset``);
-    ``None`` when the joint state is over the budget; raises :class:`FlowConflict`."""
+    ``None`` when the joint state is over the budget; raises :class:`FlowConflict`.
+
+    ``prune`` drops early the rows that cannot reach the end of the log (:class:`_Pruned`): the
+    same result whenever the ordinary pass is within its budget, but also one on some tables
+    where it is not (a test for explanations; :func:`solvers.ghoul.solver.solve` never prunes,
+    so that its answers, exact or the bound's, stay what they are)."""
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
-    ps = _Pass(problem, fixed, allowed, chance)
+    if prune:
+        back = _Backward(problem, fixed, allowed, chance)
+        back.run(entries)
+        ps: _Pass = _Pruned(problem, fixed, allowed, chance, back.sets())
+    else:
+        ps = _Pass(problem, fixed, allowed, chance)
     try:
         ps.deal(_my_dealt_hand(problem, entries))
         ps.run(entries)

@@ -1,7 +1,9 @@
 """Hands and identities for one seat of Tokyo Ghoul: Bloody Masquerade.
 
-Public entry points: :func:`solve` (input and output formats in ``docs/ghoul.md``) and
-:func:`certain_facts` (only the certain facts, a cheap oracle for explanations).
+Public entry points: :func:`solve` (input and output formats in ``docs/ghoul.md``),
+:func:`certain_facts` (only the certain facts, a cheap oracle for explanations) and
+:func:`flow_certain_facts` (the card-flow pass's facts, with the rows that cannot reach the end
+of the log dropped early: a fact missing from them is shown not certain, for explanations).
 
 The numbers come from the exact card-flow pass of :mod:`solvers.ghoul.flow` (worlds = dealt
 deal + hidden choices, ``docs/ghoul.md`` "The card-flow model") whenever the table is small
@@ -43,6 +45,7 @@ __all__ = [
     "SolverInputError",
     "certain_facts",
     "filter_log",
+    "flow_certain_facts",
     "sample_worlds",
     "solve",
     "solve_problem",
@@ -935,6 +938,27 @@ def certain_facts(
     if sol.status != "ok":
         return None
     return _certain(sol)
+
+
+def flow_certain_facts(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The certain facts of the card-flow pass that drops early the rows that cannot reach the end
+    of the log (``solve_flow(..., prune=True)``), or ``None`` when that pass cannot tell (over
+    its budget, or no world fits). Raises :class:`SolverInputError`.
+
+    When the ordinary pass is within its budget these are :func:`certain_facts`' facts (the same
+    rows reach the end, with the same weights); when it is not, :func:`certain_facts` gives the
+    bound's, and these are the model's exact facts, which hold the bound's. Either way a fact
+    missing here fails in a world of positive weight: a test that shows a fact is *not* certain
+    (for explanations), often far cheaper than the ordinary pass."""
+    problem = build_problem(config, log)
+    try:
+        f = filter_log(problem)
+        fr = solve_flow(problem, f.fixed, f.allowed, chance=problem.exchange_chance, prune=True)
+    except (_Conflict, FlowConflict):
+        return None
+    if fr is None:
+        return None
+    return _certain(_from_flow(f, fr))
 
 
 def _certain(sol: Solution) -> dict[str, Any]:

@@ -657,3 +657,106 @@ def test_who_can_be_which_character():
     out = agree(cfg4(), log)
     assert out["certain"]["Ben"]["character"] == "mado"
     assert "mado" in out["certain"]["Dan"]["not_characters"]
+
+
+# ============================================================================ rows that cannot reach the end
+
+
+def _same_when_pruned(config: dict, log: list[dict], sizes, seed: int) -> int:
+    """The pruned pass ends with the ordinary pass's rows and weights, bit for bit, on ``log`` with
+    random notes of each size in ``sizes`` kept; how many subsets the ordinary pass could do."""
+    import random
+
+    import numpy as np
+
+    from solvers.ghoul.explain import GhoulOracle
+    from solvers.ghoul.flow import FlowConflict, solve_flow
+    from solvers.ghoul.solver import filter_log
+
+    oracle = GhoulOracle(config, log)
+    rng = random.Random(seed)
+    compared = 0
+    for size in sizes:
+        kept = frozenset(rng.sample(oracle.notes, min(size, len(oracle.notes))))
+        problem = build_problem(config, oracle.weakened(kept))
+        f = filter_log(problem)
+        got = []
+        for prune in (False, True):
+            try:
+                got.append(solve_flow(problem, f.fixed, f.allowed, chance=problem.exchange_chance, prune=prune))
+            except FlowConflict:
+                got.append("conflict")
+        plain, pruned = got
+        if plain is None:
+            continue
+        compared += 1
+        assert plain != "conflict" and pruned not in (None, "conflict")
+        assert (plain.total, plain.approximate, plain.states) == (pruned.total, pruned.approximate, pruned.states)
+        assert plain.hand_probs == pruned.hand_probs and plain.identity == pruned.identity
+        assert plain.char_hand == pruned.char_hand
+        assert np.array_equal(plain.extra["H"], pruned.extra["H"])
+        assert np.array_equal(plain.extra["W"], pruned.extra["W"])
+    return compared
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dropping_the_rows_that_cannot_reach_the_end_changes_no_result(seed):
+    """The pruned pass (``prune=True``, for explanations) ends with the ordinary pass's very rows
+    and weights, bit for bit, whenever the ordinary pass is within its budget: on the notes of
+    seeded bot games with notes left out (few of them, as in the explanations' deletion pass,
+    up to all), and on engine games with the Mask variant and the Support token."""
+    from solvers.explain_samples import sample
+
+    config, log = sample("ghoul", seed, entries=40)
+    n = len(_notes_of(config, log))
+    assert _same_when_pruned(config, log, (0, 2, 4, 6, 8, n // 2, n), seed) >= 3
+    for mask, support in ((True, False), (True, True), (False, True)):
+        config, log = _engine_logs(4 + seed % 2, 200 + seed, mask=mask, support=support, upto=30)
+        n = len(_notes_of(config, log))
+        assert _same_when_pruned(config, log, (1, 3, 5, n // 2, n - 1, n), seed) >= 2
+
+
+@pytest.mark.parametrize("case", [(4, k) for k in sorted(CASES4)] + [(5, k) for k in sorted(CASES5)])
+def test_dropping_the_rows_that_cannot_reach_the_end_changes_no_result_on_every_entry_kind(case):
+    players, name = case
+    config, log = (cfg4(), CASES4[name]) if players == 4 else (cfg5(), CASES5[name])
+    n = len(_notes_of(config, log))
+    _same_when_pruned(config, log, (0, 1, n // 2, n), 7)
+
+
+def _notes_of(config: dict, log: list[dict]) -> list[int]:
+    from solvers.ghoul.explain import GhoulOracle
+
+    return GhoulOracle(config, log).notes
+
+
+@pytest.mark.parametrize("me", range(4))
+def test_the_deal_holds_every_deal_that_leaves_my_hand_and_counts_the_budget_without_that(me):
+    """The deals are built player by player, those before me keeping only the prefixes that leave
+    my hand; the budget counts the prefixes as if all were kept (what the solver did before)."""
+    from solvers.ghoul.flow import _deals, _prefix_peak
+    from solvers.ghoul.hands import universe
+
+    deck, n, size = (3, 3, 3, 3, 0), 4, 3
+    uni = universe(size, deck)
+    mine = (1, 1, 0, 1, 0)
+    rows, w = _deals(size, deck, n, me, mine, None)
+    every = {
+        hs for hs in itertools.product(range(len(uni.hands)), repeat=n)
+        if hs[me] == uni.index[mine]
+        and tuple(sum(uni.hands[h][s] for h in hs) for s in range(5)) == deck
+    }
+    got = [tuple(int(x) for x in r) for r in rows]
+    assert len(got) == len(set(got)) and set(got) == every
+    for r, x in zip(got, w, strict=True):
+        assert x == pytest.approx(math.prod(uni.weight[h] for h in r))
+    # Prefixes of the first k players that fit in the deck (and hold my hand when k > me).
+    peak = 0
+    for k in range(1, n):
+        count = sum(
+            1 for hs in itertools.product(range(len(uni.hands)), repeat=k)
+            if (k <= me or hs[me] == uni.index[mine])
+            and all(sum(uni.hands[h][s] for h in hs) <= deck[s] for s in range(5))
+        )
+        peak = max(peak, count)
+    assert _prefix_peak(size, deck, n, me, mine) == peak
