@@ -457,11 +457,10 @@ def _slot_info(nplayers: int, me: int, env: tuple[int, ...]) -> dict[Holders, An
     return got
 
 
-def _answers_and_pattern(nplayers: int, me: int, env: tuple[int, ...], h: Holders) -> tuple[Any, Any, Any]:
-    """The answers for holders ``h``, its envelope pattern, and the (pattern, answer) keys."""
-    answers = _answer_slots(nplayers, me, h)
+def _answers_and_pattern(nplayers: int, me: int, env: tuple[int, ...], h: Holders) -> tuple[Any, Any]:
+    """The envelope pattern of holders ``h`` and its answers as (answer, probability, (pattern, answer))."""
     pat = (h[0] == env[0], h[1] == env[1], h[2] == env[2])
-    return answers, pat, tuple((pat, a) for a, _q in answers)
+    return pat, tuple((a, q, (pat, a)) for a, q in _answer_slots(nplayers, me, h))
 
 
 def rumor_figures(
@@ -477,36 +476,45 @@ def rumor_figures(
     if not total:
         return {"bits": 0.0, "deal_bits": 0.0, "deals_left": 0.0}
     env = tuple(problem.env_slots[problem.category[c]] for c in cards)
-    info = _slot_info(len(problem.players), problem.me, env)
+    nplayers, me = len(problem.players), problem.me
+    info = _slot_info(nplayers, me, env)
     p_ans: dict[Any, float] = {}
     p_pat_ans: dict[tuple[Any, Any], float] = {}
     p_pat: dict[Any, float] = {}
-    cond: list[tuple[float, tuple[tuple[Any, float], ...]]] = []
+    cond: list[tuple[float, tuple[tuple[Any, float, Any], ...]]] = []
     compatible: dict[Any, int] = {}
     same = ju is jw  # no refuter weights: the deal counts are the weights (integer sums, any order)
+    ans_get, pa_get, pat_get, comp_get, info_get = p_ans.get, p_pat_ans.get, p_pat.get, compatible.get, info.get
+    append = cond.append
     for h, v in jw.items():
         ph = v / total
-        got = info.get(h)
+        got = info_get(h)
         if got is None:
-            got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
-        answers, pat, pat_answers = got
-        cond.append((ph, answers))
-        p_pat[pat] = p_pat.get(pat, 0.0) + ph
-        for (a, q), pa in zip(answers, pat_answers, strict=True):
-            p_ans[a] = p_ans.get(a, 0.0) + ph * q
-            p_pat_ans[pa] = p_pat_ans.get(pa, 0.0) + ph * q
+            got = info[h] = _answers_and_pattern(nplayers, me, env, h)
+        pat, answers = got
+        append((ph, answers))
+        p_pat[pat] = pat_get(pat, 0.0) + ph
+        for a, q, pa in answers:
+            t = ph * q
+            p_ans[a] = ans_get(a, 0.0) + t
+            p_pat_ans[pa] = pa_get(pa, 0.0) + t
             if same:
-                compatible[a] = compatible.get(a, 0) + v
+                compatible[a] = comp_get(a, 0) + v
     for h, v in ({} if same else ju).items():
-        got = info.get(h)
+        got = info_get(h)
         if got is None:
-            got = info[h] = _answers_and_pattern(len(problem.players), problem.me, env, h)
-        for a, _q in got[0]:
-            compatible[a] = compatible.get(a, 0) + v
+            got = info[h] = _answers_and_pattern(nplayers, me, env, h)
+        for a, _q, _pa in got[1]:
+            compatible[a] = comp_get(a, 0) + v
+    # log2(q / P(a)) takes few values: one per answer and share (the same floats every time).
+    logs: dict[tuple[Any, float], float] = {}
     deal_bits = 0.0
     for ph, answers in cond:
-        for a, q in answers:
-            deal_bits += ph * q * log2(q / p_ans[a])
+        for a, q, _pa in answers:
+            lg = logs.get((a, q))
+            if lg is None:
+                lg = logs[(a, q)] = log2(q / p_ans[a])
+            deal_bits += ph * q * lg
     bits = 0.0
     for (pat, a), pj in p_pat_ans.items():
         if pj > 0.0:

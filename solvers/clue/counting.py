@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from math import factorial
 from typing import Any, NamedTuple
@@ -359,15 +359,16 @@ def _count(
     total_given = total
     # Field width of a packed per-pin count: every (weighted) count of a prefix of the deal, and
     # so every count the passes add up, is at most the product of the cards' choices times the
-    # largest weight of every factor; the spare bits cover a group's card-count multiplier.
-    width_tag = 0
+    # largest weight of every factor (or the whole count, when given); a group's marginal sums
+    # its cards' counts before dividing by their number, so the width also covers that factor
+    # (set below, once the groups are known).  Whole bytes, so the fields unpack from bytes.
+    bound = 0
     if tag is not None:
         bound = 6 ** len(wfactors)
         for a in allowed:
             bound *= max(1, _popcount(a & full_mask))
         if total is not None:
             bound = min(bound, total)
-        width_tag = (bound.bit_length() + 8 + 63) // 64 * 64  # whole 64-bit words: fields unpack as an array
     prop = propagate(list(caps), list(allowed), list(clauses), list(wfactors))
     if prop is None:
         return _no_pins(tag) if tag is not None else CountResult(0, [[0] * nh for _ in range(n)] if marginals else None)
@@ -528,7 +529,10 @@ def _count(
     # ---- forward pass --------------------------------------------------------------------------
     layers: list[dict[int, int]] = []
     cur: dict[int, int] = {key0: 1}
+    width_tag = 0
     if tag is not None:
+        most = max([len(st.cards) for st in steps if not isinstance(st, _CardStep)], default=1)
+        width_tag = ((bound * most).bit_length() + 7) // 8 * 8
         lay = _Layout(tag, allowed, fixed)
         cur = _block_forward(steps, layers, lay, fixed, width_tag, key0, capmask, guards)
     for step in steps[len(layers) :]:
@@ -724,18 +728,8 @@ def _pinned_results(
     """
     xs, ys = lay.xs, lay.ys
     nf = lay.px * lay.py
-    words = width // 64
     wanted = None if need is None else set(need)
-
-    def unpack(v: int) -> list[int]:
-        raw = array("Q")
-        raw.frombytes(v.to_bytes(nf * words * 8, "little"))
-        if sys.byteorder == "big":
-            raw.byteswap()
-        got = raw.tolist()
-        if words == 1:
-            return got
-        return [sum(got[f * words + w] << (64 * w) for w in range(words)) for f in range(nf)]
+    unpack = _unpacker(nf, width)
 
     totals = unpack(total)
     if expect is not None and sum(totals) != expect * len(xs) * len(ys):
@@ -770,6 +764,11 @@ def _pinned_results(
             for c in step.cards:
                 rows[c] = row
     zero = [0] * nh
+    # cols[c][f]: card c's row (one count per holder) for the pin in field f.
+    nothing = [0] * nf
+    cols: dict[int, list[list[int]]] = {}
+    for c, row in rows.items():
+        cols[c] = [list(col) for col in zip(*[nothing if r is None else r for r in row], strict=True)]
     out: dict[tuple[int, int], dict[tuple[int, int], CountResult]] = {}
     for y in ys:
         for x in xs:
@@ -781,8 +780,8 @@ def _pinned_results(
                     if not t:
                         continue
                     marg = [zero] * n
-                    for c, row in rows.items():
-                        marg[c] = [0 if r is None else r[f] for r in row]
+                    for c, col in cols.items():
+                        marg[c] = col[f]
                     for c in range(n):
                         if fixed[c] >= 0:
                             marg[c] = [0] * nh
@@ -796,11 +795,58 @@ def _pinned_results(
     return out
 
 
+def _unpacker(nf: int, width: int) -> Callable[[int], list[int]]:
+    """A function splitting a packed value of ``nf`` fields of ``width`` bits (whole bytes) into its fields.
+
+    The bytes of each field are spread into slots of 1, 2, 4 or 8 bytes (or whole 8-byte words
+    for wider fields) with one strided copy per byte, and read as a machine array.
+    """
+    k = width // 8
+    slot = next((s for s in (1, 2, 4, 8) if s >= k), -(-k // 8) * 8)
+    code = next(t for t in "BHILQ" if array(t).itemsize == min(slot, 8))
+    words = slot // 8 if slot > 8 else 1
+
+    def unpack(v: int) -> list[int]:
+        raw: bytes | bytearray = v.to_bytes(nf * k, "little")
+        if slot != k:
+            spread = bytearray(nf * slot)
+            for j in range(k):
+                spread[j::slot] = raw[j::k]
+            raw = spread
+        got = array(code)
+        got.frombytes(raw)
+        if sys.byteorder == "big":
+            got.byteswap()
+        out = got.tolist()
+        if words == 1:
+            return out
+        return [sum(out[f * words + w] << (64 * w) for w in range(words)) for f in range(nf)]
+
+    return unpack
+
+
 def _completions(fwd: dict[int, int], step: Any, bnext: dict[int, int], guards: int) -> dict[int, int]:
     """Completions from each state of ``fwd`` before ``step`` (a backward step without marginals)."""
     bcur: dict[int, int] = {}
     get = bnext.get
-    if isinstance(step, _CardStep):
+    if isinstance(step, _CardStep) and not step.wclose and not any(t[4] for t in step.trans):
+        tr = [(rm, u, ob) for _h, rm, u, ob, _a in step.trans]
+        req = step.req
+        for key in fwd:
+            s = 0
+            for rm, u, ob in tr:
+                if key & rm:
+                    nk = (key - u) | ob
+                    if req:
+                        if nk & req != req:
+                            continue
+                        nk ^= req
+                    bv = get(nk)
+                    if bv:
+                        s += bv
+            if s:
+                bcur[key] = s
+    elif isinstance(step, _CardStep):
         trans, req, wclose = step.trans, step.req, step.wclose
         for key in fwd:
             s = 0
@@ -974,6 +1020,25 @@ def _card_backward(
     bcur: dict[int, int] = {}
     acc = [0] * len(trans)
     get = bnext.get
+    if not wclose and not any(t[4] for t in trans):
+        # No weight factor on this step: the same sums, without the weights (all 1).
+        tr = [(i, rm, u, ob) for i, (_h, rm, u, ob, _a) in enumerate(trans)]
+        for key, fv in fwd.items():
+            s = 0
+            for i, rm, u, ob in tr:
+                if key & rm:
+                    nk = (key - u) | ob
+                    if req:
+                        if nk & req != req:
+                            continue
+                        nk ^= req
+                    bv = get(nk)
+                    if bv:
+                        s += bv
+                        acc[i] += fv * bv
+            if s:
+                bcur[key] = s
+        return bcur, acc
     for key, fv in fwd.items():
         s = 0
         for i, (_h, rm, u, ob, ad) in enumerate(trans):
