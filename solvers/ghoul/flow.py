@@ -233,7 +233,7 @@ def _deals(
         rem = rem[r_idx] - counts[c_rep]
         w = w[r_idx] * inv_fact[c_rep]
         if mine is not None and q < me:
-            ok = (rem >= mine).all(axis=1)
+            ok = np.asarray((rem >= mine).all(axis=1), dtype=bool)
             rows, rem, w = rows[ok], rem[ok], w[ok]
     return rows, w
 
