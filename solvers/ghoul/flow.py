@@ -511,13 +511,20 @@ class _Pass:
             keep &= event == (q in changed)
         return keep
 
-    def preliminary(self, e: dict) -> None:
+    def _preliminary_opening(self, e: dict) -> tuple[int, int, int, int] | None:
+        """What both directions of the preliminary phase start with: the card my right neighbour showed
+        me; then (n, me, right, left), or None when the cards were not passed."""
         n, me = self.n, self.p.me
         right, left = (me - 1) % n, (me + 1) % n
         if e["shown"] is not None:
             self.contains(right, e["shown"])
-        if not e["passed"]:
+        return (n, me, right, left) if e["passed"] else None
+
+    def preliminary(self, e: dict) -> None:
+        opening = self._preliminary_opening(e)
+        if opening is None:
             return
+        n, me, _right, left = opening
         # Everyone gives one card to the right at once, chosen from the hand before the phase.
         # Walk the ring to the right from me, one player at a time: an extra column holds the card
         # on its way into the current player (given by the player on its left, already removed).
@@ -742,12 +749,10 @@ class _Backward(_Pass):
         self.ops.append(("mark", ("post", self._entry), None))
 
     def preliminary(self, e: dict) -> None:
-        n, me = self.n, self.p.me
-        right, left = (me - 1) % n, (me + 1) % n
-        if e["shown"] is not None:
-            self.contains(right, e["shown"])
-        if not e["passed"]:
+        opening = self._preliminary_opening(e)
+        if opening is None:
             return
+        n, me, right, left = opening
         every = tuple(range(5))
         for q in range(n):
             give = (e["gave"],) if q == me and e["gave"] is not None else (
