@@ -7,9 +7,12 @@ files beside this module (``data/*.toml``); this module only reads and checks th
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from engine import words
 
 SUITS = ("coffee", "food", "transformation", "dove", "mask")
 """Suit order used everywhere: a hand is a 5-tuple of counts in this order."""
@@ -163,6 +166,49 @@ class GhoulData:
             if r.option == option:
                 return r
         raise ValueError(f"{players} players have setup(s) {', '.join(r.option for r in rows)}, not {option!r}.")
+
+    def cast_problems(self, cast: Sequence[str], players: int, option: str = "a", mask: bool = False) -> list[str]:
+        """Why ``cast`` cannot be the characters of this table (one sentence each; empty when legal).
+
+        One check for every path that takes a fixed cast (game options, the assistant, ``solve``):
+        the setup table's Ghoul/Inspector/Human counts, the Mask-only characters, the minimum
+        players and the characters that never play together. A character whose slot is "either"
+        (Kaneki, half Human, half Ghoul) counts as a Ghoul or a Human, never as an Inspector.
+        """
+        row = self.setup(players, option)  # raises with a sentence
+        if len(cast) != players:
+            return [f"Give {players} characters, one per player, not {len(cast)}."]
+        unknown = [c for c in cast if c not in self.characters]
+        if unknown:
+            return [f"Unknown character {unknown[0]!r}; choose among {', '.join(self.characters)}."]
+        out: list[str] = []
+        if len(set(cast)) != len(cast):
+            out.append("Each character can be in play only once.")
+        chars = [self.characters[c] for c in dict.fromkeys(cast)]
+        for c in chars:
+            if c.variant == "mask" and not mask:
+                out.append(f"{c.name} plays only in the Mask variant.")
+            if c.min_players > players:
+                out.append(f"{c.name} plays only from {c.min_players} players.")
+        for c in chars:
+            clash = [self.characters[x].name for x in c.excludes if x in cast]
+            if clash:
+                out.append(f"{c.name} cannot be in play together with {', '.join(clash)}.")
+        count = {slot: sum(1 for c in chars if c.slot == slot) for slot in ("ghoul", "inspector", "human", "either")}
+        fits = (
+            count["inspector"] == row.inspectors
+            and count["ghoul"] <= row.ghouls
+            and count["human"] <= row.humans
+            and count["ghoul"] + count["human"] + count["either"] == row.ghouls + row.humans
+        )
+        if not fits and len(chars) == len(cast):
+            either = [c.name for c in chars if c.slot == "either"]
+            note = f" ({' and '.join(either)} counts as a Ghoul or a Human)" if either else ""
+            out.append(
+                f"{players} players (setup {row.option}) play {words.count(row.ghouls, 'Ghoul')}, "
+                f"{words.count(row.inspectors, 'Inspector')} and {words.count(row.humans, 'Human')}{note}."
+            )
+        return out
 
 
 def _text(name: str) -> dict:

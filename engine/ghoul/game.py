@@ -90,20 +90,9 @@ class GhoulConfig:
         if len(set(self.seat_names())) != self.players:
             raise ValueError("Player names must be different.")
         if self.characters:
-            if len(self.characters) != self.players:
-                raise ValueError(f"Give {self.players} characters, one per player, not {len(self.characters)}.")
-            if len(set(self.characters)) != len(self.characters):
-                raise ValueError("Each character can be in play only once.")
-            for cid in self.characters:
-                c = data.characters.get(cid)
-                if c is None:
-                    raise ValueError(f"Unknown character {cid!r}; choose among {', '.join(data.characters)}.")
-                if c.variant == "mask" and not self.mask:
-                    raise ValueError(f"{c.name} plays only in the Mask variant.")
-                if c.min_players > self.players:
-                    raise ValueError(f"{c.name} plays only from {c.min_players} players.")
-                if set(c.excludes) & set(self.characters):
-                    raise ValueError(f"{c.name} cannot be in play together with {', '.join(c.excludes)}.")
+            problems = data.cast_problems(self.characters, self.players, self.setup, self.mask)
+            if problems:
+                raise ValueError(" ".join(problems))
         if not isinstance(self.max_rounds, int) or self.max_rounds < 1:
             raise ValueError("max_rounds must be at least 1.")
 
@@ -328,7 +317,8 @@ def _draw_cast(config: GhoulConfig, rng: Rng) -> list[str]:
         return bool(set(c.excludes) & set(cast)) or any(c.id in _CHARS[x].excludes for x in cast)
 
     for slot, k in (("ghoul", row.ghouls), ("inspector", row.inspectors), ("human", row.humans)):
-        cands = [c for c in ok if c.slot in (slot, "either") and c.id not in cast]
+        # Kaneki (half Human, half Ghoul) counts as a Ghoul or a Human at setup, never as an Inspector.
+        cands = [c for c in ok if (c.slot == slot or (c.slot == "either" and slot != "inspector")) and c.id not in cast]
         rng.shuffle(cands)
         got = 0
         for c in cands:

@@ -153,6 +153,9 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
         row = data.setup(n, setup)
     except ValueError as bad:
         raise SolverInputError(str(bad)) from None
+    problems = data.cast_problems(cast, n, setup, mask)
+    if problems:
+        raise SolverInputError("config.cast: " + " ".join(problems))
     deck = data.deck(n, mask)
     if "deck" in config:
         d = config["deck"]

@@ -134,31 +134,9 @@ def cast_problems(n: int, setup: str, cast: Sequence[str], mask: bool) -> list[s
         out.append(f"Tap the {n} characters in play ({len(cast)} picked).")
         return out
     try:
-        row = DATA.setup(n, setup)
+        return DATA.cast_problems(cast, n, setup, mask)
     except ValueError as e:
         return [str(e)]
-    bad = [c for c in cast if c not in allowed_characters(n, mask)]
-    if bad:
-        out.append(f"{', '.join(char_label(c) for c in bad)} cannot play in this game.")
-    if "kaneki" in cast and "kaneki-half" in cast:
-        out.append("The two Kanekis never play together.")
-    count = {"human": 0, "ghoul": 0, "inspector": 0}
-    either = 0
-    for c in cast:
-        slot = CHARS[c].slot
-        if slot == "either":
-            either += 1
-        else:
-            count[slot] += 1
-    want = {"human": row.humans, "ghoul": row.ghouls, "inspector": row.inspectors}
-    short = sum(max(0, want[k] - count[k]) for k in want)
-    over = any(count[k] > want[k] for k in want)
-    if over or short != either or count["inspector"] != want["inspector"]:
-        out.append(
-            f"{n} players (setup {setup}) play {row.humans} Humans, {row.ghouls} Ghouls and "
-            f"{row.inspectors} Inspector{'s' if row.inspectors > 1 else ''}."
-        )
-    return out
 
 
 def make_config(
