@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from engine import words
 from engine.registry import GAMES
 
 app = typer.Typer(
@@ -226,7 +227,7 @@ def simulate(
         task = bar.add_task("games", total=games)
         res = run(game, config, seats, games, seed, progress=lambda k: bar.update(task, completed=k))
     out = Console()
-    t = RichTable(title=f"{GAMES[game]}: {games} games, {players} players, seed {seed}")
+    t = RichTable(title=f"{GAMES[game]}: {words.count(games, 'game')}, {players} players, seed {seed}")
     survival = any(s.survived is not None for s in res.stats.values())
     cols = ["bot", "seats", "wins", "win rate", "95% CI"] + (["survived", "survival CI"] if survival else [])
     for col in cols:
@@ -279,7 +280,7 @@ def resume(
         if not infos:
             typer.echo(f"No saved sessions in {storage.sessions_dir()}.")
         for i in infos:
-            status = i.error or f"{i.game} {i.mode}, {i.moves} moves"
+            status = i.error or f"{i.game} {i.mode}, {words.count(i.moves, 'move')}"
             typer.echo(f"{i.id}\t{i.when}\t{status}")
         return
     from tui.app import run_app

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from engine import words
 from engine.clue.board import BOARDS, Board, load_board, load_rules
 from engine.core import EventLog, IllegalAction, Rng
 from engine.core import shows_hidden as _shows_hidden
@@ -439,7 +440,7 @@ def _explain(state: ClueState, a: Action) -> str:
     if kind == "move":
         if state.phase != MOVE:
             return "Roll the dice before you move."
-        return f"You cannot reach that space with {state.steps} step(s)."
+        return f"You cannot reach that space with {words.count(state.steps, 'step')}."
     if kind == "passage":
         return "There is no secret passage from here you may use now."
     if kind == "stay":

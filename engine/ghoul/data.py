@@ -75,13 +75,13 @@ class Character:
             s, n = self.instant
             out.append(f"Instant victory: hold {n} {SUITS[s].title()} cards at the start of your turn.")
         if self.kill:
-            who = {"human": "a Human", "ghoul": "a Ghoul", "inspector": "an Inspector"}[self.kill]
+            who = words.a(self.kill.title())
             team = " (the Inspectors win or lose together)" if self.is_inspector else ""
             out.append(f"Kill {who}{team}.")
         if self.inspector_x:
             out.append(
                 "Special action: with two Dove cards, kill a player with at least "
-                f"{self.inspector_x} Suspicion marker{'s' if self.inspector_x > 1 else ''} instead of moving."
+                f"{words.count(self.inspector_x, 'Suspicion marker')} instead of moving."
             )
         if self.alive_with:
             cards = " and ".join(f"{n} {SUITS[s].title()}" for s, n in self.alive_with)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from engine import words
 from engine.core import EventLog, IllegalAction, Rng
 from engine.core import shows_hidden as _shows_hidden
 from engine.ghoul.data import (
@@ -1026,7 +1027,7 @@ def winners_of(
             if inspectors_win:
                 got.append("the Inspectors killed a Ghoul")
         elif c.kill and killer == i and c.kill in vkinds:
-            got.append(f"killed a {c.kill.title()}")
+            got.append(f"killed {words.a(c.kill.title())}")
         if c.alive_with and i != victim and holds(hands[i], c.alive_with):
             got.append("stayed alive with the cards")
         if c.partner and c.partner in seat_of and seat_of[c.partner] != victim:

@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
+from engine import words
 from engine.session import Session, SessionError
 from solvers.clue.solver import SolverInputError, solve
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, answer_or_status
@@ -262,7 +263,7 @@ class ClueAssistScreen(AssistScreenBase):
             head.update(Content(f"Log · ⚠ {self.problem}"))
             head.add_class("-problem")
         else:
-            head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty")
+            head.update(f"Log · {words.count(len(self.entries), 'entry')}" if self.entries else "Log · empty")
             head.remove_class("-problem")
 
     def _update_log_buttons(self) -> None:

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from engine import words
 from engine.clue.board import Board
 from tui.clue.model import Seats, move_options
 from tui.widgets.choices import Btn, Choices
@@ -167,7 +168,7 @@ class PeekDialog(PickOneDialog):
 
     def options(self) -> list[tuple[str, Any]]:
         sizes = self.view["hand_sizes"]
-        return [(f"{self.seats.full(a[1])} — {sizes[a[1]]} cards", ("peek", a[1]))
+        return [(f"{self.seats.full(a[1])} — {words.count(sizes[a[1]], 'card')}", ("peek", a[1]))
                 for a in self.view["legal"] if a[0] == "peek"]
 
 
@@ -201,7 +202,7 @@ class MoveDialog(PickOneDialog):
     title_text = "Move"
 
     def text(self) -> str:
-        return f"{self.view['steps']} steps. Enter a place, walk toward one, or stop on a square."
+        return f"{words.count(self.view['steps'], 'step')}. Enter a place, walk toward one, or stop on a square."
 
     def options(self) -> list[tuple[str, Any]]:
         return [(o.label, ("move", o.node)) for o in move_options(self.view, self.board)]

@@ -10,6 +10,7 @@ import textwrap
 from dataclasses import dataclass, field
 from functools import cache
 
+from engine import words
 from engine.clue.board import Board, load_board, load_rules
 
 REASONS = {
@@ -136,9 +137,10 @@ def describe(ev: dict, seats: Seats, board: Board) -> str | None:
         if ev["face_up"]:
             line += f" Face up beside the board: {_cards(ev['face_up'])}."
         if ev["centre"]:
-            line += f" {ev['centre']} card(s) lie face down in the {board.centre_name}."
+            lie = "lies" if ev["centre"] == 1 else "lie"
+            line += f" {words.count(ev['centre'], 'card')} {lie} face down in the {board.centre_name}."
         if ev["aside"]:
-            line += f" {ev['aside']} cards are set aside face down."
+            line += f" {words.count(ev['aside'], 'card')} {'is' if ev['aside'] == 1 else 'are'} set aside face down."
         return line
     if t == "hand":
         if ev["cards"] is None:
@@ -212,7 +214,7 @@ def describe(ev: dict, seats: Seats, board: Board) -> str | None:
         return f"{who} declined to draw a Plot card."
     if t == "play":
         name = load_rules().plot_type(ev["card"]).name
-        return f"{who} played a {name}."
+        return f"{who} played {words.a(name)}."
     if t == "end":
         return "Game over: " + outcome(ev, seats) + "."
     return None
@@ -415,7 +417,7 @@ def prompt(view: dict, board: Board) -> str:
             opts.append(f"stay in {board.short[here]} (y)")
         return "Your turn: " + " or ".join(opts) + "."
     if phase == "move":
-        return f"{view['steps']} steps: click a highlighted place, or press m to choose where to go."
+        return f"{words.count(view['steps'], 'step')}: click a highlighted place, or press m to choose where to go."
     if phase == "refute":
         asker, cards = view["rumor"]
         return f"{seats.names[asker]} asks about {', '.join(cards)}: show one card (s)."
@@ -519,6 +521,6 @@ def players_lines(view: dict) -> list[str]:
             state.append("power used")
         extra = f" — {', '.join(state)}" if state else ""
         turn = "▶ " if view["turn"] == i and not view["over"] else "  "
-        out.append(f"{turn}{seats.full(i)}: {view['hand_sizes'][i]} cards, "
+        out.append(f"{turn}{seats.full(i)}: {words.count(view['hand_sizes'][i], 'card')}, "
                    f"{view['plot_counts'][i]} Plot{extra}")
     return out

@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
 
+from engine import words
 from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
 from tui.widgets.botloop import UNDO_HELP
@@ -322,7 +323,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         else:
             t.append("none\n", style="dim")
         t.append(f"\nWhite Walkers beside the board: {v['walkers']} of 8\n")
-        t.append(f"Plot deck: {v['plot_deck']} cards\n")
+        t.append(f"Plot deck: {words.count(v['plot_deck'], 'card')}\n")
         if v["face_up"]:
             t.append(f"Face up: {', '.join(v['face_up'])}\n")
         if v["centre_count"]:

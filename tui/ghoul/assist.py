@@ -24,6 +24,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from engine import words
 from engine.session import Session, SessionError
 from solvers.ghoul.flow import DEFAULT_EXCHANGE_CHANCE
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists, solve_and_before
@@ -111,7 +112,7 @@ def identities_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Tex
                 a = d["alive_with"]
                 parts.append(f"cards {'✓' if a['reachable'] else '✗'} ({g.fmt_p(a['p_met_now'])} met now)")
             if "kill" in d:
-                parts.append(f"kill a {d['kill']['target']} " + ("✓" if d["kill"]["reachable"] else "✗"))
+                parts.append(f"kill {words.a(d['kill']['target'])} " + ("✓" if d["kill"]["reachable"] else "✗"))
             if "partner" in d:
                 pr = d["partner"]
                 parts.append(
@@ -174,7 +175,8 @@ def advice_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Text:
         for r in att.get("targets", []):
             ok = "eligible" if r["eligible_most"] or r["eligible_three"] else "not eligible"
             t.append(
-                f"  {r['player']:<10} is a {att['kill']} {g.fmt_p(r['p_success'])} · {r['markers']} markers · {ok}\n"
+                f"  {r['player']:<10} is {words.a(att['kill'])} {g.fmt_p(r['p_success'])} · "
+                f"{words.count(r['markers'], 'marker')} · {ok}\n"
             )
     sp = adv.get("special")
     if sp:
@@ -399,7 +401,9 @@ class GhoulAssistScreen(AssistScreenBase):
             head.add_class("-problem")
         else:
             head.update(
-                f"Log · {len(self.entries)} entries · tap one to edit or delete" if self.entries else "Log · empty"
+                f"Log · {words.count(len(self.entries), 'entry')} · tap one to edit or delete"
+                if self.entries
+                else "Log · empty"
             )
             head.remove_class("-problem")
 

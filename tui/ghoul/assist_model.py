@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import words
 from engine.ghoul.data import SUITS, load_data
 
 DATA = load_data()
@@ -256,7 +257,7 @@ def describe(e: Any, config: Mapping[str, Any]) -> str:
         text = f"{who(e.get('by'))} interrogated {whom(e.get('target'))}"
         extra = []
         if e.get("count"):
-            extra.append(f"{e['count']} cards")
+            extra.append(words.count(e['count'], 'card'))
         if e.get("shown"):
             extra.append(f"saw {_cards(e['shown'])}")
         ex = e.get("exchange")

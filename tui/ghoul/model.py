@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import words
+
 SUIT_NAME = {"coffee": "Coffee", "food": "Food", "transformation": "Transformation", "dove": "Dove", "mask": "Mask"}
 SUIT_ABBR = {"coffee": "Cof", "food": "Foo", "transformation": "Tra", "dove": "Dov", "mask": "Msk"}
 SUIT_STYLE = {
@@ -236,7 +238,7 @@ def player_rows(view: dict) -> list[PlayerRow]:
     rows = []
     for s, nm in enumerate(view["players"]):
         me = s == view["seat"]
-        hand = cards_text(view["hand"], short=True) if me else f"{view['hand_sizes'][s]} cards"
+        hand = cards_text(view["hand"], short=True) if me else words.count(view['hand_sizes'][s], 'card')
         rows.append(
             PlayerRow(
                 seat=s,
@@ -533,7 +535,7 @@ def describe(ev: dict, view: dict) -> str:
     if t == "interrogate":
         if ev["target"] is None:
             return f"{nm(s)} {verb(v, s, 'interrogate')} nobody."
-        return f"{nm(s)} {verb(v, s, 'interrogate')} {ob(ev['target'])} ({ev['count']} cards)."
+        return f"{nm(s)} {verb(v, s, 'interrogate')} {ob(ev['target'])} ({words.count(ev['count'], 'card')})."
     if t == "shown" and ev.get("cards"):
         return f"{nm(s)} {verb(v, s, 'show')} {ob(ev['to'])} {cards_text(ev['cards'])}."
     if t == "exchange":
@@ -624,7 +626,7 @@ def loss_reasons(view: dict, seat: int) -> list[str]:
         if c["faction"] == "inspector":
             out.append("the Inspectors killed no Ghoul")
         elif killer == seat:
-            out.append(f"the victim was not {'an' if c['kill'][0] in 'aeiou' else 'a'} {c['kill'].title()}")
+            out.append(f"the victim was not {words.a(c['kill'].title())}")
         else:
             out.append(f"killed no {c['kill'].title()}")
     needs = c.get("alive_with") or {}

@@ -25,6 +25,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from engine import words
 from engine.session import Session, SessionError
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, answer_or_status
 from tui.assist.base import copy_json as _copy
@@ -324,7 +325,8 @@ class MascaradeAssistScreen(AssistScreenBase):
         return [mm.describe(e, me) for e in self.entries]
 
     def _update_log_head(self, head: Static) -> None:
-        head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty: tap Swap to start")
+        entries = words.count(len(self.entries), "entry")
+        head.update(f"Log · {entries}" if self.entries else "Log · empty: tap Swap to start")
 
     def _update_log_buttons(self) -> None:
         super()._update_log_buttons()
@@ -448,7 +450,7 @@ class MascaradeAssistScreen(AssistScreenBase):
                 t.append(f"{text:>{width}}", style=style)
             t.append(f"{coins.get(p, ''):>6}\n")
         court = (r.get("table") or {}).get("court")
-        t.append(f"◆ = me · court {court if court is not None else 0} coins", style="dim")
+        t.append(f"◆ = me · court {words.count(court or 0, 'coin')}", style="dim")
         unsure = (r.get("table") or {}).get("coins_unsure") or []
         if unsure:  # the coins follow from the entries, except where the notes do not say (whom, which name)
             t.append(f"\n⚠ Coins unsure after entry #{unsure[0] + 1}: correct them with Coins (o).",

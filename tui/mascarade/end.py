@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
+from engine import words
 from tui.mascarade.model import REASONS, coins_text, mask_name, place_label, winners_text
 from tui.screens.end import GameEndScreen, end_bindings
 
@@ -50,7 +51,7 @@ class EndScreen(GameEndScreen):
         who = winners_text(v, winners)  # "you win", "nobody wins": it starts the sentence here
         with Vertical(id="mq-end-box"):
             yield Static(headline, id="mq-end-title", markup=False)  # names are text, never markup
-            yield Static(f"{who[:1].upper()}{who[1:]} — {reason}. {res['turns']} turns; "
+            yield Static(f"{who[:1].upper()}{who[1:]} — {reason}. {words.count(res['turns'], 'turn')}; "
                          f"{coins_text(res['court'])} left in the courthouse.", id="mq-end-reason", markup=False)
             with VerticalScroll(id="mq-end-scroll"):
                 yield Static(grid, id="mq-end-cards")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import words
+
 # The action bar: (kind, key, label, what it does in full).
 ACTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("swap", "s", "Swap…", "Swap or pretend to swap your card with another player or a table card"),
@@ -100,7 +102,7 @@ def place_rows(view: dict, probs: list | None) -> list[PlaceRow]:
 
 def status_line(view: dict) -> str:
     if view["over"]:
-        return f"Mascarade · game over after {view['result']['turns']} turns"
+        return f"Mascarade · game over after {words.count(view['result']['turns'], 'turn')}"
     opening = view["opening_turns"]
     extra = f" (swap-or-pretend only until turn {opening + 1})" if view["turn_no"] <= opening else ""
     return (f"Mascarade · turn {view['turn_no']}: {place_name(view, view['turn'])}{extra} · "

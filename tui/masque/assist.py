@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
+from engine import words
 from engine.masque import ROOMS, SLOTS
 from engine.session import Session, SessionError
 from tui.assist.base import UNDO_KEPT, AutosaveMixin, copy_json, solve_and_before
@@ -355,7 +356,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     def _draw(self) -> None:
         variant = "harder (3 Red Death cards a slot)" if self.config.get("red_death") == 3 else "standard"
         self.query_one("#mq-title", Static).update(
-            f"Masque assistant · {variant} · {len(self.entries)} entries · session {self.session_id}"
+            f"Masque assistant · {variant} · {words.count(len(self.entries), 'entry')} · session {self.session_id}"
         )
         log = self._log_widget or self.query_one(".mq-log", Choices)
         bad = set(self.result.get("conflict") or []) if self.result and self.result.get("status") != "ok" else set()

@@ -5,6 +5,7 @@ Nothing here imports Textual: the widgets draw what these functions return and h
 
 from __future__ import annotations
 
+from engine import words
 from engine.masque import ROOMS, SLOTS, load_actions
 
 ROOM_STYLE = {
@@ -182,7 +183,7 @@ def describe(ev: dict, v: dict) -> str:
             )
         return (
             f"{nm(ev['seat'])} {vb(ev['seat'], ev['how'])} {at}"
-            f"a {SLOTS[ev['slot']]} card of {nm(ev['target'])}"
+            f"{words.a(SLOTS[ev['slot']])} card of {nm(ev['target'])}"
             f" ({ev['offered']} offered){got}."
         )
     if t == "give":

@@ -8,6 +8,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from engine import words
 from tui.widgets.choices import Btn
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.scroll import ScrollButtons
@@ -53,7 +54,8 @@ class ResumeScreen(Screen):
             if info.error:
                 text = f"⚠ {info.id}\n  {info.error}"
             else:
-                text = f"{GAMES.get(info.game, info.game)} · {info.moves} moves · {info.when}\n  {info.id}"
+                moves = words.count(info.moves, "move")
+                text = f"{GAMES.get(info.game, info.game)} · {moves} · {info.when}\n  {info.id}"
             row = Horizontal(
                 Static(text, classes="resume-info" + (" -damaged" if info.error else "")),
                 Btn("Open", id=f"resume-open-{i}", classes="resume-open", variant="primary",
