@@ -402,6 +402,7 @@ class _Needs:
     """What a card needs to be playable, worked out once from its effects."""
 
     lose: int = 0
+    other_lose: int = 0  # the target (Mock) or every nearby noble (Scandal) must be able to lose this much
     draw: int = 0
     asks: int = 0
     target: bool = False
@@ -411,7 +412,7 @@ class _Needs:
 
 
 def _needs(card_id: str) -> _Needs:
-    lose = draw = asks = 0
+    lose = other_lose = draw = asks = 0
     target = gives = each = near = False
     for eff, k in load_actions()[card_id].effects:
         if eff == "lose":
@@ -423,13 +424,16 @@ def _needs(card_id: str) -> _Needs:
             target = True
         elif eff in ("other_gain", "other_lose"):
             target = True
+            if eff == "other_lose":
+                other_lose = k
         elif eff == "give":
             gives = target = True
         elif eff == "look_each":
             each = True
         elif eff == "nearby_lose":
             near = True
-    return _Needs(lose, draw, asks, target, gives, each, near)
+            other_lose = k
+    return _Needs(lose, other_lose, draw, asks, target, gives, each, near)
 
 
 _NEEDS: dict[str, _Needs] = {cid: _needs(cid) for cid in load_actions()}
@@ -450,12 +454,33 @@ def _playable(s: MasqueState, seat: int, card_id: str, near: list[int] | None = 
         rumors = s.rumors
         if nd.each and not any(rumors[t] for t in near):
             return False
+        if nd.near and nd.other_lose and not all(open_spaces_below(s, t) >= nd.other_lose for t in near):
+            return False  # Scandal: every nearby noble loses, so every one must be able to
         if nd.target:
             if nd.gives and not rumors[seat]:
                 return False
             if nd.asks and not any(len(rumors[t]) >= nd.asks for t in near):
                 return False
+            if nd.other_lose and not _losers(s, near, nd.other_lose):
+                return False  # Mock: a nearby noble who can lose the popularity
     return True
+
+
+def _losers(s: MasqueState, near: list[int], k: int) -> list[int]:
+    """The nobles of ``near`` who can lose ``k`` popularity (k open spaces below their tracker)."""
+    return [t for t in near if open_spaces_below(s, t) >= k]
+
+
+def _target_choices(s: MasqueState) -> list[int]:
+    """The nobles the current card may act on: nearby, and able to lose what it takes (Mock)."""
+    near = nearby(s, s.r_seat)
+    eff, k = _current_effect(s)
+    return _losers(s, near, k) if eff == "other_lose" else near
+
+
+def _give_choices(s: MasqueState) -> list[int]:
+    """Confidant gives to a nearby noble who holds a Rumor card, so that its take can be resolved."""
+    return [t for t in nearby(s, s.r_seat) if s.rumors[t]]
 
 
 def _tile_actions(s: MasqueState, seat: int) -> list[Action]:
@@ -506,9 +531,9 @@ def legal_actions(state: MasqueState) -> list[Action]:
     if p == PLACE:
         return [("place", r) for r in ROOMS]
     if p == TARGET:
-        return [("target", t) for t in nearby(s, seat)]
+        return [("target", t) for t in _target_choices(s)]
     if p == GIVE:
-        return [("give", t, CARD_NAMES[c]) for t in nearby(s, seat) for c in s.rumors[seat]]
+        return [("give", t, CARD_NAMES[c]) for t in _give_choices(s) for c in s.rumors[seat]]
     if p == LOOK:
         return [("look", i) for i in range(s.config.red_death)]
     if p == PEEK:
@@ -596,7 +621,11 @@ def _explain(s: MasqueState, a: Action) -> str:
         return "You must be able to resolve all the effects of an Action card to play it."
     if kind == "move":
         return "You may move only to an adjacent room (two rooms away after Dance), or stay."
-    if kind in ("target", "give"):
+    if kind == "target" and _current_effect(s)[0] == "other_lose":
+        return "You must choose a nearby noble (one in your room) who can lose that much popularity."
+    if kind == "give":
+        return "You must give one of your Rumor cards to a nearby noble (one in your room) who holds a Rumor card."
+    if kind == "target":
         return "You must choose a nearby noble (one in your room)."
     if kind == "ask":
         return "Name a nearby noble who has a Rumor card you may reach, and a time slot from 0 to 5."
@@ -838,7 +867,7 @@ def _effect(s: MasqueState, eff: str, k: int) -> bool:
         s.twice = _set(s.twice, seat, True)
     elif eff in ("other_gain", "other_lose"):
         if s.r_target is None:
-            if not nearby(s, seat):
+            if not _target_choices(s):  # nobody nearby, or (Mock) nobody nearby can lose it any more
                 _fizzle(s, eff)
                 return True
             return _decide(s, TARGET)
@@ -855,7 +884,7 @@ def _effect(s: MasqueState, eff: str, k: int) -> bool:
         s.r_sub = 0
         s.r_excl = ()
     elif eff == "give":
-        if not s.rumors[seat] or not nearby(s, seat):
+        if not s.rumors[seat] or not _give_choices(s):
             _fizzle(s, eff)
             return True
         return _decide(s, GIVE)
@@ -908,6 +937,7 @@ def _lose(s: MasqueState, seat: int, k: int, why: str) -> None:
     """Move back ``k`` open spaces, skipping held spaces; space 1 is the bottom of the track."""
     occ = _occupied(s, seat)
     p = s.pop[seat]
+    lost = 0
     for _ in range(k):
         q = p - 1
         while q >= 1 and q % TRACK in occ:
@@ -915,8 +945,12 @@ def _lose(s: MasqueState, seat: int, k: int, why: str) -> None:
         if q < 1:
             break
         p = q
+        lost += 1
     s.pop = _set(s.pop, seat, p)
-    s.log.append({"t": "pop", "seat": seat, "change": -k, "to": p, "why": why})
+    ev = {"t": "pop", "seat": seat, "change": -lost, "to": p, "why": why}
+    if lost < k:  # the track's bottom stopped it (a card played when it could, resolved later)
+        ev["wanted"] = -k
+    s.log.append(ev)
 
 
 def _start_moves(s: MasqueState) -> None:

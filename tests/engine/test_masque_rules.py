@@ -41,8 +41,9 @@ from engine.masque import (
     to_act,
     view,
 )
-from engine.masque.game import ASK, CHOOSE, GIVE, LOOK, MOVE, PEEK, PLACE, PLAN, RETURN, TARGET, WALTZ
+from engine.masque.game import ASK, CHOOSE, GIVE, LOOK, MOVE, PEEK, PLACE, PLAN, RETURN, TARGET, WALTZ, _lose
 from engine.registry import get_game
+from tui.masque.model import describe
 
 STANDARD = ("discuss", "dance", "jest", "admire", "mock", "flirt", "swindle", "threaten", "menace")
 PERSONALITY = ("encore", "gossip-monger", "spotlight", "eavesdrop", "pickpocket", "waltz", "scandal",
@@ -272,12 +273,9 @@ def test_losing_skips_over_occupied_spaces_and_stops_at_space_one():
         s = apply(s, legal_actions(s)[0])
     s = apply(s, ("target", 1))
     assert s.pop[1] == 6  # 9 -> (8 held) 7 -> 6
+    # Spaces 2 and 1 are held: seat 1 has nowhere lower to go, so Mock cannot name it (issue 20).
     s2 = table(pos=("black",) * 4, pop=(10, 3, 1, 2))
-    s2 = choose_all(s2, ["mock", "discuss", "discuss", "discuss"])
-    while s2.phase != TARGET:
-        s2 = apply(s2, legal_actions(s2)[0])
-    s2 = apply(s2, ("target", 1))
-    assert s2.pop[1] == 3  # spaces 2 and 1 are held: there is nowhere lower to go
+    assert "mock" not in plays(s2)
 
 
 def test_mock_result_order_is_gain_then_loss():
@@ -885,3 +883,62 @@ def test_view_has_everything_a_play_screen_needs():
         assert key in v, key
     assert v["legal"] and view(s, 1)["legal"] == []
     assert tuple(v["slots"]) == SLOTS
+
+
+# ============================================================================ resolve all effects (issue 20)
+# "To play an Action card, you must be able to resolve all of its effects." Mock and the assumed
+# Scandal need nobles who can lose the popularity (open spaces below their tracker; space 1 is the
+# bottom); the assumed Confidant gives only to a nearby noble who holds a Rumor card, so that its
+# take can resolve. When the bottom of the track stops a loss at resolution, the log says so.
+
+
+def test_mock_needs_a_nearby_noble_who_can_lose_two():
+    # Seat 1 on 3 (2 and 1 held), seat 2 on 1, seat 3 on 2: nobody nearby can lose anything.
+    assert "mock" not in plays(table(pos=("black",) * 4, pop=(10, 3, 1, 2)))
+    # Seat 1 on 4 has one open space below (3): not enough for 2.
+    assert "mock" not in plays(table(pos=("black",) * 4, pop=(10, 4, 1, 2)))
+    # On 5 it has two (4 and 3): Mock is playable and seat 1 is the only noble it may name.
+    s = table(pos=("black",) * 4, pop=(10, 5, 1, 2))
+    assert "mock" in plays(s)
+    s = choose_all(s, ["mock", "discuss", "discuss", "discuss"])  # nobody else's popularity moves
+    while s.phase != TARGET:
+        s = apply(s, legal_actions(s)[0])
+    assert legal_actions(s) == [("target", 1)]
+    s = apply(s, ("target", 1))
+    assert s.pop[1] == 3
+
+
+def test_scandal_needs_every_nearby_noble_able_to_lose_two():
+    # Seat 1 on 2 (only space 1 below): the Scandal could not make it lose 2.
+    s = with_personality("scandal", pos=("black", "black", "black", "white"), pop=(20, 2, 30, 40))
+    assert "scandal" not in plays(s)
+    s = with_personality("scandal", pos=("black", "black", "black", "white"), pop=(20, 3, 30, 40))
+    assert "scandal" in plays(s)
+    # The noble who cannot lose is in another room: it is not nearby, so the Scandal is fine.
+    s = with_personality("scandal", pos=("black", "white", "black", "white"), pop=(20, 1, 30, 40))
+    assert "scandal" in plays(s)
+
+
+def test_confidant_gives_only_to_a_noble_with_a_rumor_card():
+    s = with_personality("confidant", pos=("black",) * 4, pop=(1, 20, 30, 40),
+                         rumors={0: ["12:00 blue"], 2: ["12:10 green"]})
+    s = choose_all(s, ["confidant", "dance", "dance", "dance"])
+    assert s.phase == GIVE
+    assert legal_actions(s) == [("give", 2, "12:00 blue")]  # seat 1 and seat 3 hold nothing to take
+    s = apply(s, ("give", 2, "12:00 blue"))
+    s = apply(s, legal_actions(s)[0])
+    assert s.rumors[0] == (g("12:10 green"),)
+
+
+def test_a_loss_stopped_by_the_bottom_of_the_track_is_logged_as_it_happened():
+    s = edited(table(pos=("black",) * 4, pop=(10, 2, 1, 40)))
+    _lose(s, 1, 2, "mock")  # seat 1 on 2, space 1 held: nothing to lose
+    ev = s.log.items[len(s.log) - 1][0]
+    assert (ev["change"], ev["to"], ev["wanted"]) == (0, 2, -2)
+    text = describe(ev, view(s, 0))
+    assert "no popularity lost" in text and "-2" not in text
+    s = edited(table(pos=("black",) * 4, pop=(10, 3, 1, 40)))
+    _lose(s, 1, 2, "mock")  # one open space (2)
+    ev = s.log.items[len(s.log) - 1][0]
+    assert (ev["change"], ev["to"]) == (-1, 2)
+    assert "-1 popularity → 2" in describe(ev, view(s, 0))

@@ -160,7 +160,10 @@ def describe(ev: dict, v: dict) -> str:
     if t == "pop":
         sign = "+" if ev["change"] >= 0 else ""
         why = card_name(ev["why"]) if ev["why"] in load_actions() else ev["why"]
-        return f"{nm(ev['seat'])}: {sign}{ev['change']} popularity → {ev['to']} ({why})."
+        if ev.get("wanted") is not None and ev["change"] == 0:
+            return f"{nm(ev['seat'])}: no popularity lost, already at the bottom of the track ({why})."
+        short = f"; {-ev['wanted']} asked, the bottom of the track stops it" if ev.get("wanted") is not None else ""
+        return f"{nm(ev['seat'])}: {sign}{ev['change']} popularity → {ev['to']} ({why}{short})."
     if t == "reveal":
         cards = ", ".join(f"{nm(i)} {card_name(c)}" for i, c in enumerate(ev["cards"]) if c)
         return f"Revealed: {cards}."
