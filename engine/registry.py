@@ -61,3 +61,17 @@ def get_game(game_id: str) -> GameSpec:
         action_from_json=m.action_from_json,
         shows_hidden=m.shows_hidden,
     )
+
+
+def assumptions(game_id: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every assumption of ``game_id`` grouped by section, in data order: [(section, [(id, text), ...]), ...].
+
+    The one list `unmask rules GAME` prints and the Rules screen shows (engine/assumed.py).
+    """
+    if game_id not in GAMES:
+        raise ValueError(f"Unknown game {game_id!r}; choose one of: {', '.join(GAMES)}.")
+    items = importlib.import_module(f"engine.{game_id}").assumptions()
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for section, aid, text in items:
+        groups.setdefault(section, []).append((aid, text))
+    return list(groups.items())

@@ -250,20 +250,16 @@ def simulate(
 def rules(game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue") -> None:
     """Print the rules and the assumptions unmask makes where the rulebook is silent."""
     _check_game(game, _has(f"engine.{game}"), "built")
-    import importlib
     from pathlib import Path
 
     typer.echo((Path(__file__).parent / "rules" / f"{game}.txt").read_text("utf-8"))
-    loader = getattr(importlib.import_module(f"engine.{game}"), "load_rules", None)
-    assumptions = list(getattr(loader(), "assumptions", ())) if loader else []
-    if assumptions:
-        typer.echo(f"\nAssumptions (edit engine/{game}/data/*.toml to match your box):")
-        for item in assumptions:
-            if isinstance(item, dict):
-                item = item.get("text", item)
-            elif isinstance(item, tuple | list):
-                item = item[-1]
-            typer.echo(f"  - {item}")
+    from engine.registry import assumptions
+
+    typer.echo(f"\nAssumptions (edit engine/{game}/data/*.toml to match your box):")
+    for section, items in assumptions(game):
+        typer.echo(f"\n{section}")
+        for aid, text in items:
+            typer.echo(f"  - {text} [{aid}]")
 
 
 @app.command()

@@ -43,3 +43,11 @@ __all__ = [
     "to_act",
     "view",
 ]
+
+
+def assumptions() -> list[tuple[str, str, str]]:
+    """Every assumption (section, id, text): the readings of rules.toml and every record flagged in data/*.toml."""
+    from engine.assumed import assumptions as collect
+    from engine.clue.board import describe_assumed
+
+    return collect(__name__, describe_assumed)

@@ -256,3 +256,23 @@ def load_rules() -> Rules:
         ),
         assumptions=tuple((a["id"], a["text"]) for a in data.get("assumptions", [])),
     )
+
+
+_POWERS = {"second-move": "once per game, move again after your move"}
+
+
+def describe_assumed(stem: str, key: str, record: dict) -> tuple[str, str] | None:
+    """How the Rules screen words a record of the data files flagged ``assumed = true``."""
+    if key == "locations":
+        board = load_board(stem).name
+        return f"Board: {board}", f"{record['name']}: a placeholder name for a location of {board} (rename it)."
+    if key == "characters":
+        board = load_board(stem).name
+        power = _POWERS.get(record.get("power", ""), record.get("power", ""))
+        return f"Board: {board}", f"{record['suspect']}'s Character card power: {power} (the printed power is unknown)."
+    if key == "dice":
+        faces = ", ".join(str(f) for f in record["faces"])
+        return "Dice", f"Each of the two dice has the faces {faces}."
+    if key == "plot":
+        return "Plot cards", f"{record['name']} ×{record['count']}: {record['text']}"
+    return None

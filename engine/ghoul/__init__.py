@@ -51,3 +51,11 @@ __all__ = [
 ]
 
 load_rules = load_data  # the name the Rules screen and `unmask rules` look up
+
+
+def assumptions() -> list[tuple[str, str, str]]:
+    """Every assumption (section, id, text): the readings of rules.toml and every record flagged in data/*.toml."""
+    from engine.assumed import assumptions as collect
+    from engine.ghoul.data import describe_assumed
+
+    return collect(__name__, describe_assumed)

@@ -301,3 +301,54 @@ def load_data() -> GhoulData:
         options=dict(rules.get("options", {})),
         assumptions=tuple((a["id"], a["text"]) for a in rules.get("assumptions", [])),
     )
+
+
+_SUSPICION_TEXT = {
+    "coffee": "2 Coffee",
+    "food": "2 Food",
+    "dove": "2 Dove",
+    "pair": "2 identical cards of any suit",
+    "transformation": "any Transformation card",
+}
+_ATTACK_TEXT = {"most": "the most suspicious player", "three": "anyone with 3 or more Suspicion markers"}
+
+
+def _action_text(a: dict) -> str:
+    kind, rule = a["kind"], a.get("rule")
+    if kind == "suspicion":
+        return f"Suspicion ({_SUSPICION_TEXT.get(rule, rule)})"
+    if kind == "attack":
+        return f"Attack ({_ATTACK_TEXT.get(rule, rule)})"
+    return {"interrogation": "Interrogation", "cover": "Cover Up Tracks"}.get(kind, kind)
+
+
+def describe_assumed(stem: str, key: str, record: dict) -> tuple[str, str] | None:
+    """How the Rules screen words a record of the data files flagged ``assumed = true``."""
+    data = load_data()
+    if key == "suits":
+        return "Cards", f"{record['name']} cards are {record['colour']}."
+    if key == "marks":
+        marks = "; ".join(f"{s.title()} {', '.join(f'{m}+' for m in record[s])}" for s in SUITS[:4] if s in record)
+        return "Cards", f"Player-count marks of the six cards of each suit: {marks}."
+    if key == "characters":
+        c = data.characters[record["id"]]
+        kind = {"human": "Human", "ghoul": "Ghoul", "inspector": "Inspector"}
+        faction = " and ".join(kind[k] for k in KINDS if k in c.kinds)
+        variant = ", Mask variant" if c.variant else ""
+        return "Characters (the objectives on the cards)", f"{c.name} ({faction}{variant}): {' '.join(c.objectives())}"
+    if key == "setup":
+        return "Setup table", (
+            f"{record['players']} players, setup {record['option']}: {words.count(record['ghouls'], 'Ghoul')}, "
+            f"{words.count(record['inspectors'], 'Inspector')}, {words.count(record['humans'], 'Human')}, "
+            f"{record['markers']} Suspicion markers in the Pool."
+        )
+    if key == "tiles":
+        edge = " (red edge)" if record.get("red") else ""
+        return "Ring", f"{record['name']}{edge}: {', then '.join(_action_text(a) for a in record['actions'])}."
+    if stem == "locations" and not key:
+        places = " and ".join(str(p) for p in record["red_places"])
+        return "Ring", (
+            f"The red-edged tiles lie face down on places {places}; the Action token starts on place "
+            f"{record['start_place']}; the other tiles are shuffled face up onto the other places."
+        )
+    return None

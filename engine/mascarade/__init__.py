@@ -65,3 +65,10 @@ __all__ = [
     "to_act",
     "view",
 ]
+
+
+def assumptions() -> list[tuple[str, str, str]]:
+    """Every assumption (section, id, text): the readings of rules.toml (masks.toml flags none)."""
+    from engine.assumed import assumptions as collect
+
+    return collect(__name__)

@@ -123,3 +123,11 @@ def standard_cards() -> tuple[str, ...]:
 
 def personality_cards() -> tuple[str, ...]:
     return tuple(c.id for c in load_actions().values() if c.personality)
+
+
+def describe_assumed(stem: str, key: str, record: dict) -> tuple[str, str] | None:
+    """How the Rules screen words a record of the data files flagged ``assumed = true``."""
+    if key == "card":
+        kind = "Personality card" if record.get("personality") else "Action card"
+        return "Personality cards (their effects)", f"{record['name']} ({kind}): {record['text']}"
+    return None

@@ -30,53 +30,16 @@ def rulebook_text(game: str = "clue") -> Text:
 
 
 def assumptions_text(game: str = "clue") -> Text:
-    """Every assumption the game's data marks, so a player can match them to the box on the table."""
-    if game != "clue":
-        return _generic_assumptions(game)
-    from engine.clue.board import BOARDS, load_board, load_rules
-
-    rules = load_rules()
-    out = Text()
-    out.append("Assumptions (editable in engine/clue/data/*.toml)\n\n", style="bold")
-    out.append("Rules\n", style="bold underline")
-    for aid, text in rules.assumptions:
-        out.append(f"• {text} ", style="")
-        out.append(f"[{aid}]\n", style="dim")
-    out.append("\nPlot cards\n", style="bold underline")
-    for p in rules.plot:
-        mark = " (assumed)" if p.assumed else ""
-        out.append(f"• {p.name} ×{p.count}{mark}: {p.text}\n")
-    for bid in BOARDS:
-        b = load_board(bid)
-        out.append(f"\nBoard: {b.name} (engine/clue/data/{bid}.toml)\n", style="bold underline")
-        placeholders = [loc for loc in b.locations if loc in b.assumed_locations]
-        if placeholders:
-            out.append("• Placeholder location names: " + ", ".join(placeholders) + ".\n")
-        powers = [s for s in b.suspects if s in b.assumed_powers]
-        if powers:
-            out.append("• Assumed character powers (once per game, move again): " + ", ".join(powers) + ".\n")
-        out.append(f"• Path lengths, '?' squares and secret passages: assumed layout; centre: {b.centre_name}.\n")
-    return out
-
-
-def _generic_assumptions(game: str) -> Text:
-    import importlib
+    """Every assumption the game's data holds (engine/assumed.py), so a player can match them to the box."""
+    from engine.registry import assumptions
 
     out = Text()
-    out.append(f"Assumptions (editable in engine/{game}/data/*.toml)\n\n", style="bold")
-    loader = getattr(importlib.import_module(f"engine.{game}"), "load_rules", None)
-    items = list(getattr(loader(), "assumptions", ()) or ()) if loader else []
-    for item in items:
-        if isinstance(item, dict):
-            aid, text = item.get("id", ""), item.get("text", "")
-        elif isinstance(item, tuple | list):
-            aid, text = (item[0], item[-1]) if len(item) > 1 else ("", item[0])
-        else:
-            aid, text = "", str(item)
-        out.append(f"• {text} ")
-        out.append(f"[{aid}]\n" if aid else "\n", style="dim")
-    if not items:
-        out.append("See the game's data files; each assumption there is marked assumed = true.\n")
+    out.append(f"Assumptions (editable in engine/{game}/data/*.toml)\n", style="bold")
+    for section, items in assumptions(game):
+        out.append(f"\n{section}\n", style="bold underline")
+        for aid, text in items:
+            out.append(f"• {text} ")
+            out.append(f"[{aid}]\n", style="dim")
     return out
 
 
