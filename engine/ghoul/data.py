@@ -314,7 +314,7 @@ _ATTACK_TEXT = {"most": "the most suspicious player", "three": "anyone with 3 or
 
 
 def _action_text(a: dict) -> str:
-    kind, rule = a["kind"], a.get("rule")
+    kind, rule = a["kind"], str(a.get("rule"))
     if kind == "suspicion":
         return f"Suspicion ({_SUSPICION_TEXT.get(rule, rule)})"
     if kind == "attack":
