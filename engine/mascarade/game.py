@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from engine import words
 from engine.core import EventLog, IllegalAction, Rng
 from engine.core import shows_hidden as _shows_hidden
 from engine.mascarade.data_files import Mask, load_masks, load_rules
@@ -363,7 +362,9 @@ def announce_blocked(state: MascaradeState) -> str | None:
     """Why the player to act may not announce this turn (None if they may)."""
     opening = load_rules().opening_turns
     if state.turn_no <= opening:
-        return f"The first {words.count(opening, 'turn')} of the game are swap-or-pretend only."
+        if opening == 1:
+            return "The first turn of the game is swap-or-pretend only."
+        return f"The first {opening} turns of the game are swap-or-pretend only."
     if state.order[state.turn_pos] in state.revealed_prev:
         if state.config.revealed_rule == "must-swap":
             return "Your card was revealed during the previous turn: you must swap or pretend."

@@ -355,7 +355,8 @@ def test_setup_problems_are_sentences():
         ["A", "B", "C", "D"], 0, None, ["kaneki", "kimi", "hide", "mado"], False, False, "a", None
     )
     assert config is None
-    assert any("1 Ghoul, 1 Inspector and 2 Humans" in e for e in errors) and any("your own character" in e for e in errors)
+    assert any("1 Ghoul, 1 Inspector and 2 Humans" in e for e in errors)
+    assert any("your own character" in e for e in errors)
     config, errors = g.make_config(
         ["A", "A", "C", "D"], 0, "kimi", ["kaneki", "kimi", "nishiki", "mado"], False, False, "a", None
     )
