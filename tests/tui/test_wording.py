@@ -113,3 +113,18 @@ def test_no_article_or_plural_slips_in_what_the_screens_draw(game, options):
             for text in _texts(game, spec.view(state, s)):
                 found.update(f"{x!r} in {text!r}" for x in slips(text))
     assert not found, sorted(found)[:10]
+
+
+def test_ghoul_assistant_says_an_inspector():
+    """The table assistant's objectives and attack advice for Touka (kill an Inspector)."""
+    from solvers.ghoul.solver import solve
+    from tui.ghoul import assist_model as g
+    from tui.ghoul.assist import advice_text, identities_text
+
+    cast = ["touka", "nishiki", "mado", "kimi", "hide"]
+    config, errors = g.make_config(["Ann", "Ben", "Cai", "Dee", "Eve"], 0, "touka", cast, False, False, "a", None)
+    assert not errors and config is not None
+    r = solve(config, [])
+    text = identities_text(r, config).plain + advice_text(r, config).plain
+    assert "kill an inspector" in text and "is an inspector" in text
+    assert not slips(text), slips(text)
