@@ -374,6 +374,11 @@ def main(argv: list[str] | None = None, control: int | None = None) -> int:
     """Run the app on our terminal; with ``control``, as a pooled app waiting there for its user."""
     argv = sys.argv[1:] if argv is None else argv
     _take_terminal()
+    server = os.environ.get("UNMASK_SERVER_PID")
+    if server and server == str(os.getppid()):  # started by the server itself (forked ones are set already)
+        from tui.serve.forkserver import die_with_parent
+
+        die_with_parent(signal.SIGHUP, int(server))
     kw: dict[str, Any] = {"control": control}
     if (argv and argv[0] in ("resume", "home")) or (argv and argv[0].startswith("rules")):
         kw["start"] = argv[0]

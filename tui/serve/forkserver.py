@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -35,6 +36,24 @@ import traceback
 from typing import Any
 
 READY_TIMEOUT = 60.0
+MAX_REQUEST = 64 * 1024  # bytes of one request (an environment is a few KB); more is refused, not sent
+PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def die_with_parent(sig: int, parent: int) -> bool:
+    """Have the kernel send us ``sig`` when our parent ``parent`` ends; False if it already has.
+
+    The SSH server, killed with ``kill -9``, ends nothing itself: its fork server and its apps
+    lived on as orphans, and one reattached to the next server's tables (issue 22, finding 12).
+    So the fork server dies with the server and every app is hung up when the fork server goes.
+    """
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the pty hang-up is all there is
+        return True
+    return os.getppid() == parent
 
 
 class ForkServerError(Exception):
@@ -113,6 +132,8 @@ class ForkServer:
             raise ForkServerError("the fork server is not ready")
         sock = self._sock
         request = json.dumps({"env": env, "argv": argv or [], "pooled": control is not None}).encode()
+        if len(request) > MAX_REQUEST:  # one session's values: refused, the helper stays ready for the others
+            raise ForkServerError(f"the request is too large ({len(request)} bytes)")
         sent = [slave] if control is None else [slave, control]
 
         def exchange() -> tuple[bytes, list[int]]:
@@ -124,6 +145,8 @@ class ForkServer:
             try:
                 msg, fds = await asyncio.get_running_loop().run_in_executor(None, exchange)
             except OSError as e:
+                if e.errno in (errno.EMSGSIZE, errno.ENOBUFS, errno.ENOMEM):  # nothing was sent: still ready
+                    raise ForkServerError(f"the request could not be sent ({e.strerror})") from None
                 self.ready = False
                 raise ForkServerError(f"the fork server is gone ({e.__class__.__name__})") from None
         try:
@@ -201,13 +224,16 @@ def _reap(*_: Any) -> None:
                 return
 
 
-def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str], control: int | None = None) -> None:
+def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str], control: int | None = None,
+           parent: int = 0) -> None:
     """In the forked child: become the session on the pty, then run the app. Never returns.
 
     With ``control`` the app is pooled: it draws the lobby for nobody and waits on that socket
     for its one user (:func:`tui.serve.child.main`)."""
     code = 1
     try:
+        if not die_with_parent(signal.SIGHUP, parent):  # the fork server (and the server) is gone already
+            os._exit(0)
         sock.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
@@ -238,6 +264,9 @@ def serve(fd: int) -> int:
     """The helper's loop: warm up, say ready, fork one app per request until the socket closes."""
     sock = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends us by closing the socket
+    server = int(os.environ.get("UNMASK_SERVER_PID", "0") or 0)
+    if server and not die_with_parent(signal.SIGKILL, server):
+        return 0
     warm_up()
     import threading
 
@@ -268,6 +297,7 @@ def serve(fd: int) -> int:
         control = fds[1] if pooled else None
         # Until the pidfd is open the child must not be reaped (its pid could be reused).
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
+        me = os.getpid()
         try:
             try:
                 pid = os.fork()
@@ -277,7 +307,7 @@ def serve(fd: int) -> int:
                 sock.send(json.dumps({"error": f"cannot fork ({e.strerror})"}).encode())
                 continue
             if pid == 0:
-                _child(sock, slave, env, argv, control)
+                _child(sock, slave, env, argv, control, parent=me)
             for f in fds:
                 os.close(f)
             try:
