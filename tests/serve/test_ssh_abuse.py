@@ -464,3 +464,15 @@ def test_a_hostile_term_or_size_never_drains_the_warm_pool():
         return time.monotonic() - t0
 
     run(serving(scenario, warm=True, tables=True, pool=1), timeout=180)
+
+
+def test_the_command_line_refuses_bad_limits_in_one_line():
+    from typer.testing import CliRunner
+
+    from tui.cli import app
+
+    for args, words in ((["--max-startups", "10:200"], "start:rate:full"), (["--max-startups", "x" * 500], "not 'xxx"),
+                        (["--max-per-user", "0"], "at least 1"), (["--banner-grace-time", "-1"], "at least 0")):
+        r = CliRunner().invoke(app, ["serve", "ssh", "--port", "0", *args])
+        assert r.exit_code != 0 and words in r.output and "Traceback" not in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1
