@@ -137,6 +137,44 @@ def test_a_huge_pty_and_huge_window_changes_are_clamped():
     run(serving(scenario, app_argv=STTY))
 
 
+WINCH_COUNTER = [sys.executable, "-c", """
+import fcntl, os, signal, sys, termios
+fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+seen = [0]
+signal.signal(signal.SIGWINCH, lambda *a: seen.__setitem__(0, seen[0] + 1))
+os.write(1, b"ready\\n")
+for line in sys.stdin:
+    size = os.get_terminal_size(0)
+    os.write(1, f"winch={seen[0]} size={size.columns}x{size.lines}\\n".encode())
+"""]
+
+
+def test_a_flood_of_window_changes_reaches_the_app_at_a_bounded_rate():
+    async def scenario(server):
+        conn, proc = await open_raw(server.port, "alice", "secret", 80, 24)
+        try:
+            await read_until(proc, b"ready")
+            t0 = time.monotonic()
+            for i in range(300):
+                proc.change_terminal_size(100 + i % 2, 30)
+                if i % 50 == 0:
+                    await asyncio.sleep(0)
+            proc.change_terminal_size(120, 40)
+            took = time.monotonic() - t0
+            await asyncio.sleep(0.5)
+            proc.stdin.write(b"?\n")
+            line = (await read_until(proc, b"size=")).decode()
+            return took, line
+        finally:
+            conn.close()
+            await conn.wait_closed()
+
+    took, line = run(serving(scenario, app_argv=WINCH_COUNTER))
+    assert "size=120x40" in line  # the last size always arrives
+    winches = int(line.split("winch=")[1].split()[0])
+    assert 1 <= winches <= took / 0.1 + 3, (winches, took)  # ten a second at most, not 301
+
+
 # --------------------------------------------------------------------------- finding 2: nothing leaks
 
 

@@ -87,6 +87,7 @@ DEFAULT_MAX_STARTUPS = "50:30:150"  # start:rate:full, as OpenSSH's MaxStartups 
 DEFAULT_PER_SOURCE_MAX_STARTUPS = 20
 DEFAULT_BANNER_GRACE_TIME = 10.0
 DEFAULT_MAX_PER_USER = 4
+RESIZE_INTERVAL = 0.1  # seconds between two window changes given to an app: 10 a second at most (AppSession._resize)
 # Leave the alternate screen, stop mouse reporting, show the cursor: in case a child died badly.
 TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?25h\x1b[?1049l"
 
@@ -265,6 +266,9 @@ class AppSession:
         self.last_input = time.monotonic()
         self._drawn = False
         self._output_done = asyncio.Event()
+        self._resized_at = 0.0  # when a window size was last given to the pty
+        self._pending_size: tuple[int, int, int, int] | None = None
+        self._resize_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------- refusing
 
@@ -453,6 +457,9 @@ class AppSession:
         self._output_done.set()
 
     def _close_master(self) -> None:
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+            self._resize_timer = None
         if self.master is not None:
             self._stop_output()
             with contextlib.suppress(OSError):
@@ -468,8 +475,7 @@ class AppSession:
             try:
                 data = await p.stdin.read(65536)
             except asyncssh.TerminalSizeChanged as e:
-                if self.master is not None:  # clamped: a client picks any size (issue 22)
-                    set_winsize(self.master, e.width, e.height, e.pixwidth, e.pixheight)
+                self._resize(e.width, e.height, e.pixwidth, e.pixheight)
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
@@ -481,6 +487,28 @@ class AppSession:
             if self.conn is not None:
                 self.conn.touch()
             await self._write_master(data)
+
+    def _resize(self, width: int, height: int, pw: int, ph: int) -> None:
+        """Pass a window change on: clamped, and at most one per ``RESIZE_INTERVAL`` (the last one wins).
+
+        Every change makes the app lay out and draw a whole frame; a client sending thousands a
+        second would keep a core busy and flood its own channel (issue 22). A person dragging a
+        window corner still sees it follow, and the final size always arrives."""
+        self._pending_size = (width, height, pw, ph)
+        if self._resize_timer is not None:
+            return
+        wait = self._resized_at + RESIZE_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._apply_resize()
+        else:
+            self._resize_timer = asyncio.get_running_loop().call_later(wait, self._apply_resize)
+
+    def _apply_resize(self) -> None:
+        self._resize_timer = None
+        size, self._pending_size = self._pending_size, None
+        if size is not None and self.master is not None:
+            set_winsize(self.master, *size)
+            self._resized_at = time.monotonic()
 
     async def _write_master(self, data: bytes) -> None:
         view = memoryview(data)
