@@ -218,7 +218,9 @@ serve_ssh("127.0.0.1", 0, passwords_file=Path(sys.argv[1]), pool=1, announce=lam
 
 
 def test_apps_end_when_the_server_is_killed(tmp_path):
-    add_password("alice", "secret")
+    users = {"alice": "secret", "bob": "hunter2", "carol": "pw"}
+    for user, password in users.items():
+        add_password(user, password)
     proc = subprocess.Popen([sys.executable, "-c", SERVER, str(default_passwords_file())], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True, env=os.environ.copy())
     try:
@@ -232,25 +234,64 @@ def test_apps_end_when_the_server_is_killed(tmp_path):
         assert port
 
         async def scenario():
-            t = await Term.open(port, "alice", password="secret")
-            await t.wait_for(LOBBY, timeout=60)
+            alice = await Term.open(port, "alice", password="secret")
+            await alice.wait_for(LOBBY, timeout=60)
+            await alice.settle()
+            alice.send("n")  # a new table: alice is seated at it, her app talks to the table service
+            await alice.wait_for("^l Tables", timeout=60)
+            await alice.settle()
+            # Two more arrive; the server is killed the moment their lobbies show (their apps still busy).
+            others = await asyncio.gather(*(Term.open(port, u, password=users[u]) for u in ("bob", "carol")))
+            await asyncio.gather(*(t.wait_for(LOBBY, timeout=60) for t in others))
+            terms = [alice, *others]
             under = descendants(proc.pid)
-            assert len(under) >= 2  # the fork server and alice's app (forked by it)
+            assert len(under) >= 4  # the fork server and three apps (forked by it)
             proc.kill()  # kill -9: the server gets no chance to end anything
             proc.wait(10)
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + 20
             while any(alive(p) for p in under) and time.monotonic() < deadline:
                 await asyncio.sleep(0.2)
             left = [p for p in under if alive(p)]
-            await t.close()
+            for t in terms:
+                await t.close()
             return left
 
-        left = run(scenario(), timeout=120)
-        assert left == []
+        left = run(scenario(), timeout=150)
+        assert left == []  # nothing left to come back "online" at the next server's tables
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+HUNG_APP = """
+import os, signal, sys, time
+import tui.serve.child as child
+child.LIFELINE_GRACE = 0.5
+signal.signal(signal.SIGHUP, signal.SIG_IGN)  # an app whose quitting hangs
+child.watch_lifeline()
+print("watching", flush=True)
+time.sleep(60)
+"""
+
+
+def test_an_app_whose_quit_hangs_still_ends_with_its_server():
+    read, write = os.pipe()
+    env = dict(os.environ, UNMASK_LIFELINE=str(read))
+    app = subprocess.Popen([sys.executable, "-c", HUNG_APP], cwd=ROOT, env=env, pass_fds=(read,),
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        os.close(read)
+        assert app.stdout.readline().strip() == "watching"
+        assert app.poll() is None
+        t0 = time.monotonic()
+        os.close(write)  # what the kernel does when the server dies, kill -9 included
+        app.wait(15)
+        assert time.monotonic() - t0 < 10
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
 
 
 # --------------------------------------------------------------------------- finding 3: holding the door
