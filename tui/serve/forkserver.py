@@ -37,23 +37,6 @@ from typing import Any
 
 READY_TIMEOUT = 60.0
 MAX_REQUEST = 64 * 1024  # bytes of one request (an environment is a few KB); more is refused, not sent
-PR_SET_PDEATHSIG = 1  # prctl(2)
-
-
-def die_with_parent(sig: int, parent: int) -> bool:
-    """Have the kernel send us ``sig`` when our parent ``parent`` ends; False if it already has.
-
-    The SSH server, killed with ``kill -9``, ends nothing itself: its fork server and its apps
-    lived on as orphans, and one reattached to the next server's tables (issue 22, finding 12).
-    So the fork server dies with the server and every app is hung up when the fork server goes.
-    """
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: the pty hang-up is all there is
-        return True
-    return os.getppid() == parent
 
 
 class ForkServerError(Exception):
@@ -89,8 +72,9 @@ class ForkedChild:
 class ForkServer:
     """The SSH server's handle on the warm helper process."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], pass_fds: tuple[int, ...] = ()) -> None:
         self.env = dict(env)
+        self.pass_fds = pass_fds  # besides its socket: the server's lifeline (tui.serve.child.watch_lifeline)
         self.ready = False
         self.proc: asyncio.subprocess.Process | None = None
         self._sock: socket.socket | None = None
@@ -107,7 +91,7 @@ class ForkServer:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tui.serve.forkserver", str(theirs.fileno()),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=None, pass_fds=(theirs.fileno(),), env=self.env, start_new_session=True)
+                stderr=None, pass_fds=(theirs.fileno(), *self.pass_fds), env=self.env, start_new_session=True)
         except OSError:
             ours.close()
             return
@@ -224,16 +208,13 @@ def _reap(*_: Any) -> None:
                 return
 
 
-def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str], control: int | None = None,
-           parent: int = 0) -> None:
+def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str], control: int | None = None) -> None:
     """In the forked child: become the session on the pty, then run the app. Never returns.
 
     With ``control`` the app is pooled: it draws the lobby for nobody and waits on that socket
     for its one user (:func:`tui.serve.child.main`)."""
     code = 1
     try:
-        if not die_with_parent(signal.SIGHUP, parent):  # the fork server (and the server) is gone already
-            os._exit(0)
         sock.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
@@ -264,9 +245,6 @@ def serve(fd: int) -> int:
     """The helper's loop: warm up, say ready, fork one app per request until the socket closes."""
     sock = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends us by closing the socket
-    server = int(os.environ.get("UNMASK_SERVER_PID", "0") or 0)
-    if server and not die_with_parent(signal.SIGKILL, server):
-        return 0
     warm_up()
     import threading
 
@@ -297,7 +275,6 @@ def serve(fd: int) -> int:
         control = fds[1] if pooled else None
         # Until the pidfd is open the child must not be reaped (its pid could be reused).
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
-        me = os.getpid()
         try:
             try:
                 pid = os.fork()
@@ -307,7 +284,7 @@ def serve(fd: int) -> int:
                 sock.send(json.dumps({"error": f"cannot fork ({e.strerror})"}).encode())
                 continue
             if pid == 0:
-                _child(sock, slave, env, argv, control, parent=me)
+                _child(sock, slave, env, argv, control)
             for f in fds:
                 os.close(f)
             try:

@@ -203,6 +203,14 @@ class ServerState:
     guard: AuthGuard | None = None
     forks: ForkServer | None = None
     pool: WarmPool | None = None
+    lifeline: tuple[int, int] | None = None  # (read, write) ends of the pipe every app watches (watch_lifeline)
+
+    def close_lifeline(self) -> None:
+        """Close both ends: apps still running (none, after a clean stop) quit."""
+        ends, self.lifeline = self.lifeline, None
+        for fd in ends or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def __post_init__(self) -> None:
         if self.guard is None and self.passwords_file is not None:
@@ -244,7 +252,6 @@ def base_env(extra_env: dict[str, str]) -> dict[str, str]:
     env["PYTHONIOENCODING"] = "utf-8"
     env.setdefault("LANG", "C.UTF-8")
     env["UNMASK_SERVE_PTY"] = "1"
-    env["UNMASK_SERVER_PID"] = str(os.getpid())  # apps and the fork server end with us (die_with_parent)
     env.pop("COLUMNS", None)
     env.pop("LINES", None)
     return env
@@ -331,9 +338,10 @@ class AppSession:
         if forks is not None and forks.ready:
             with contextlib.suppress(OSError, ForkServerError):
                 return await forks.launch(slave, env)
+        lifeline = self.state.lifeline
         return await asyncio.create_subprocess_exec(
             *self.state.app_argv, stdin=slave, stdout=slave, stderr=slave,
-            start_new_session=True, env=env, close_fds=True)
+            start_new_session=True, env=env, close_fds=True, pass_fds=lifeline[:1] if lifeline else ())
 
     def _take_pooled(self, width: int, height: int, pw: int, ph: int) -> bool:
         """Serve this session from a warm-pool app (already showing the lobby); False if none fits."""
@@ -773,6 +781,7 @@ class SSHServer:
             self.state.guard.close()
         if self.tables is not None:
             await self.tables.close()
+        self.state.close_lifeline()
         close_auth_log()
 
 
@@ -853,19 +862,23 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     if tables:
         sock, service = await open_tables()
         extra_env["UNMASK_TABLES_SOCKET"] = str(sock)
+    # Apps end with this process, even under kill -9 (tui.serve.child.watch_lifeline): they get the
+    # read end of a pipe whose write end only this process holds (not inheritable).
+    lifeline = os.pipe()
+    extra_env["UNMASK_LIFELINE"] = str(lifeline[0])
     state = ServerState(passwords_file=pw, authorized_keys=keys, max_sessions=max(1, max_sessions),
                         idle_timeout=idle_timeout if idle_timeout and idle_timeout > 0 else None,
                         app_argv=list(app_argv or [sys.executable, "-m", "tui.serve.child"]),
                         extra_env=extra_env, limits=limits or AuthLimits(), max_startups=startups,
                         per_source_max_startups=max(1, per_source_max_startups),
                         banner_grace_time=banner_grace_time if banner_grace_time > 0 else None,
-                        max_per_user=max(1, max_per_user))
+                        max_per_user=max(1, max_per_user), lifeline=lifeline)
     host_key = load_or_create_host_key()
     setup_auth_log()
     if warm and app_argv is None:
         from tui.serve.forkserver import ForkServer
 
-        state.forks = ForkServer(base_env(extra_env))
+        state.forks = ForkServer(base_env(extra_env), pass_fds=lifeline[:1])
         state.forks.start()
         size = state.max_sessions if pool is None else pool
         if tables and size > 0:
@@ -898,6 +911,7 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
             await state.forks.close()
         if state.guard is not None:
             state.guard.close()
+        state.close_lifeline()
         close_auth_log()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
     real_port = acceptor.sockets[0].getsockname()[1] if acceptor.sockets else port
