@@ -23,7 +23,7 @@ from sshterm import Term, serving_ssh
 
 from tui.serve.forkserver import ForkServerError
 from tui.serve.limits import MAX_COLS, MAX_ROWS, clamp_terminal_size, sane_term
-from tui.serve.ssh import Startups, add_password, default_passwords_file
+from tui.serve.ssh import NoiseLog, Startups, add_password, default_passwords_file
 
 HOME = "Hidden-information board games"
 LOBBY = "Shared tables"
@@ -557,3 +557,29 @@ def test_the_command_line_refuses_bad_limits_in_one_line():
         r = CliRunner().invoke(app, ["serve", "ssh", "--port", "0", *args])
         assert r.exit_code != 0 and words in r.output and "Traceback" not in r.output, r.output
         assert len(r.output.strip().splitlines()) == 1
+
+
+def test_refused_connections_cannot_flood_the_auth_log():
+    now = [0.0]
+
+    async def scenario(server):
+        server.state.noise = NoiseLog(clock=lambda: now[0])
+        loop = asyncio.get_running_loop()
+        held = await loop.run_in_executor(None, hold, server.port, 1, "127.0.0.6")
+        for _ in range(3):  # 60 connections refused, as fast as they come, within one minute
+            batch = await loop.run_in_executor(None, hold, server.port, 20, "127.0.0.6")
+            await asyncio.sleep(0.2)
+            for s in batch:
+                s.close()
+        now[0] = 61.0  # the next minute: one more line, saying how many were left out
+        last = await loop.run_in_executor(None, hold, server.port, 1, "127.0.0.6")
+        await asyncio.sleep(0.3)
+        for h in held + last:
+            h.close()
+
+    run(serving(scenario, per_source_max_startups=1))
+    from tui.storage import data_dir
+
+    lines = [x for x in (data_dir() / "auth.log").read_text().splitlines() if "dropped a connection" in x]
+    assert len(lines) == 21
+    assert "(40 such lines left out before this one)" in lines[-1]
