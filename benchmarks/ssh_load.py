@@ -44,6 +44,18 @@ Issue 14 figures (``--issue14``, the default when no model is asked for):
   ``--tries-seconds`` s (one connection after another, as fast as the server answers), with the
   server's default limits; the count, and the sustained rate those limits allow.
 
+Issue 22 figures (``--issue22``): the server runs with **every default** (no limit raised for the
+benchmark: ``--max-sessions 20``, ``--max-startups 50:30:150``, ``--per-source-max-startups 20``,
+``--max-per-user 4``, the warm pool one app per place), once its warm pool is full:
+
+- **20 users at once**: ``--sessions`` users (each its own name) connect at the same instant;
+  how many were admitted, lobby time median and worst (the goal: all in within 3 s);
+- **key → screen for a seated player** (as above, Tab every ``--flood-gap`` s, ``--presses``
+  times) quiet; while another user floods window changes (one every ``--resize-gap`` s,
+  alternating 32000x32000, which the server clamps to 500x200, and 80x24); and while 12 idle
+  unauthenticated connections (no SSH version line) are held from one other address. Each
+  median is compared with the quiet one (the goal: at most 1.5x).
+
 ``--cold`` serves without the fork server (every app a fresh interpreter), to compare;
 ``--pool 0`` with the fork server but without the warm pool of apps waiting on the lobby
 (``tui/serve/pool.py``; by default the server keeps one per session, and the figures are taken
@@ -76,7 +88,9 @@ LOBBY = b"Shared tables"
 QUIET = 0.4  # seconds without output that count as "the screen has settled"
 
 
-def _serve(port: int, data: str, max_sessions: int, tables: bool, warm: bool = True, pool: int | None = None) -> None:
+def _serve(port: int, data: str, max_sessions: int | None, tables: bool, warm: bool = True,
+           pool: int | None = None) -> None:
+    """The server as ``unmask serve ssh`` runs it; ``max_sessions=None``: every limit at its default."""
     os.environ["UNMASK_DATA_DIR"] = data
     from tui.serve.ssh import serve_ssh
 
@@ -84,9 +98,10 @@ def _serve(port: int, data: str, max_sessions: int, tables: bool, warm: bool = T
         with open(Path(data) / "announced", "a") as f:
             f.write(line + "\n")
 
+    raised = {} if max_sessions is None else {
+        "max_sessions": max_sessions, "max_startups": max(10, max_sessions + 40), "max_per_user": max_sessions}
     serve_ssh("127.0.0.1", port, passwords_file=Path(data) / "ssh_passwords.json",
-              max_sessions=max_sessions, tables=tables, announce=announce, warm=warm, pool=pool,
-              max_startups=max(10, max_sessions + 40))
+              tables=tables, announce=announce, warm=warm, pool=pool, **raised)
 
 
 async def _wait_warm(data: str, timeout: float = 180, word: str = "warm") -> float:
@@ -178,11 +193,12 @@ class Session:
         return self.last_output - sent if self.last_output >= sent else time.monotonic() - sent
 
 
-async def _open(port: int, first: bytes, startups: list[float], user: str = "bench") -> Session:
+async def _open(port: int, first: bytes, startups: list[float], user: str = "bench",
+                size: tuple[int, int] = (100, 30)) -> Session:
     t0 = time.monotonic()
     conn = await asyncssh.connect("127.0.0.1", port, username=user, password="bench", known_hosts=None,
                                   agent_path=None, client_keys=None)
-    proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+    proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
     s = Session(proc, conn)
     asyncio.get_running_loop().create_task(s.read_forever())
     while first not in s.seen:
@@ -374,6 +390,168 @@ def _allowed_per_minute(seconds: float) -> tuple[int, float]:
     return n, 60 * lim.lockout_failures / cycle
 
 
+@dataclass
+class Issue22:
+    warm_after: float = float("nan")
+    lobby_many: list[float] = field(default_factory=list)
+    failed: int = 0
+    quiet: list[float] = field(default_factory=list)
+    resizing: list[float] = field(default_factory=list)
+    resizes: int = 0
+    idle_held: list[float] = field(default_factory=list)
+    held: int = 0
+    quiet_again: list[float] = field(default_factory=list)
+    load_at_start: str = "?"
+
+
+async def _flood_resizes(s: Session, gap: float, stop: asyncio.Event) -> int:
+    """Window changes, one every ``gap`` s (0: as fast as the loop goes), until ``stop``; how many."""
+    n = 0
+    while not stop.is_set():
+        big = n % 2 == 0
+        s.proc.change_terminal_size(32000 if big else 80, 32000 if big else 24)
+        n += 1
+        await asyncio.sleep(gap)
+    return n
+
+
+def _hold_idle(port: int, n: int, source: str) -> list[socket.socket]:
+    held = []
+    for _ in range(n):
+        held.append(socket.create_connection(("127.0.0.1", port), source_address=(source, 0)))
+    return held
+
+
+def _tree_cpu(root: int) -> float:
+    """CPU seconds used so far by every process under ``root`` (the fork server and its apps)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total = 0.0
+    for pid, cpu in used.items():
+        p = parent.get(pid, 0)
+        while p and p != root:
+            p = parent.get(p, 0)
+        if p == root:
+            total += cpu
+    return total
+
+
+async def _wait_settled(server: int, timeout: float = 120.0) -> float:
+    """Wait until the server's apps use under 5 % of a core (the pool refilled); seconds waited."""
+    t0 = time.monotonic()
+    before = _tree_cpu(server)
+    while time.monotonic() - t0 < timeout:
+        await asyncio.sleep(2.0)
+        now = _tree_cpu(server)
+        if now - before < 0.1:
+            break
+        before = now
+    return time.monotonic() - t0
+
+
+async def _issue22(port: int, server_pid: int, data: str, args: argparse.Namespace) -> Issue22:
+    await _wait_port(port)
+    res = Issue22()
+    res.warm_after = await _wait_warm(data, word="pool full")
+    res.load_at_start = _load()
+    many: list[float] = []
+    opened = await asyncio.gather(*(_open(port, LOBBY, many, user=f"bench{i}") for i in range(args.sessions)),
+                                  return_exceptions=True)
+    sessions = [x for x in opened if isinstance(x, Session)]
+    res.failed = len(opened) - len(sessions)
+    for r in [x for x in opened if isinstance(x, BaseException)][:3]:
+        print(f"  a session failed to start: {r.__class__.__name__}: {r}")
+    res.lobby_many = many
+    for x in sessions:
+        x.conn.close()
+    await asyncio.sleep(5.0)
+    await _wait_settled(server_pid)  # the apps ended, the pool refilled (one app a second after the last take)
+    player: list[float] = []
+    s = await _open(port, LOBBY, player, user="bench")
+    await s.wait_quiet(1.0)
+    s.proc.stdin.write(b"n")  # a new table; seated at seat 1
+    await s.wait_quiet(1.5, timeout=30)
+    res.quiet = await _seated_presses(s, args.presses, args.flood_gap)
+    # Another user floods window changes.
+    flooder = await _open(port, LOBBY, [], user="flooder")
+    await flooder.wait_quiet(1.0)
+    stop = asyncio.Event()
+    flood = asyncio.ensure_future(_flood_resizes(flooder, args.resize_gap, stop))
+    await asyncio.sleep(1.0)
+    res.resizing = await _seated_presses(s, args.presses, args.flood_gap)
+    stop.set()
+    res.resizes = await flood
+    flooder.conn.close()
+    await asyncio.sleep(2.0)
+    # Twelve idle unauthenticated connections from one other address.
+    loop = asyncio.get_running_loop()
+    held = await loop.run_in_executor(None, _hold_idle, port, 12, "127.0.0.77")
+    res.held = len(held)
+    await asyncio.sleep(0.5)
+    res.idle_held = await _seated_presses(s, args.presses, args.flood_gap)
+    for h in held:
+        h.close()
+    await asyncio.sleep(1.0)
+    res.quiet_again = await _seated_presses(s, args.presses, args.flood_gap)
+    s.conn.close()
+    return res
+
+
+def _main_issue22(args: argparse.Namespace) -> int:
+    load_before = _load()
+    with tempfile.TemporaryDirectory(prefix="unmask-ssh-load-") as data:
+        os.environ["UNMASK_DATA_DIR"] = data
+        from tui.serve.ssh import add_password
+
+        pw = Path(data) / "ssh_passwords.json"
+        for user in ["bench", "flooder"] + [f"bench{i}" for i in range(args.sessions)]:
+            add_password(user, "bench", pw)
+        port = _free_port()
+        server = multiprocessing.get_context("spawn").Process(target=_serve, args=(port, data, None, True))
+        server.start()
+        try:
+            t0 = time.monotonic()
+            res = asyncio.run(_issue22(port, server.pid or 0, data, args))
+            wall = time.monotonic() - t0
+        finally:
+            server.terminate()
+            server.join(20)
+    print(f"ssh_load --issue22 (every server limit at its default): {os.cpu_count()} cores, {wall:.1f} s wall, "
+          f"load average before {load_before}, at the start {res.load_at_start}, after {_load()}; "
+          f"warm pool full after {res.warm_after:.1f} s")
+    st = res.lobby_many
+    admitted = args.sessions - res.failed
+    print(f"  {args.sessions} users at once: {admitted} admitted; lobby median {statistics.median(st):.2f} s, "
+          f"worst {max(st):.2f} s" if st else f"  {args.sessions} users at once: none admitted")
+    # The quiet reference: the presses before the loads and after them (the machine's own load drifts).
+    quiet = res.quiet + res.quiet_again
+    q = statistics.median(quiet) * 1000
+
+    def line(name: str, xs: list[float]) -> str:
+        m = statistics.median(xs) * 1000
+        return f"{name}: median {m:.1f} ms (x{m / q:.2f} quiet), worst {max(xs) * 1000:.0f} ms"
+
+    before, after = statistics.median(res.quiet) * 1000, statistics.median(res.quiet_again) * 1000
+    print(f"  seated player, key → screen: quiet median {q:.1f} ms (before the loads {before:.1f} ms, "
+          f"after them {after:.1f} ms), worst {max(quiet) * 1000:.0f} ms")
+    print("  " + line(f"while another user sends {res.resizes} window changes", res.resizing))
+    print("  " + line(f"while {res.held} idle unauthenticated connections are held", res.idle_held))
+    worst_ratio = max(statistics.median(res.resizing), statistics.median(res.idle_held)) / statistics.median(quiet)
+    ok = res.failed == 0 and st and max(st) <= 3.0 and worst_ratio <= 1.5
+    print(f"  goals (all in, worst lobby <= 3 s, each median <= 1.5x quiet): {'met' if ok else 'NOT met'}")
+    return 0 if ok else 1
+
+
 def _pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
@@ -404,9 +582,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flood", type=int, default=30, help="issue14: wrong passwords tried at once")
     ap.add_argument("--flood-gap", type=float, default=0.3, help="issue14: seconds between the seated presses")
     ap.add_argument("--tries-seconds", type=float, default=60.0, help="issue14: how long one address guesses")
+    ap.add_argument("--issue22", action="store_true",
+                    help="every server limit at its default: 20 at once, key → screen under a resize flood and "
+                         "while idle connections are held")
+    ap.add_argument("--resize-gap", type=float, default=0.002, help="issue22: seconds between two window changes")
     args = ap.parse_args(argv)
     if args.issue14:
         return _main_issue14(args)
+    if args.issue22:
+        return _main_issue22(args)
 
     load_before = _load()
     with tempfile.TemporaryDirectory(prefix="unmask-ssh-load-") as data:

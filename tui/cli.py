@@ -410,7 +410,14 @@ def serve_ssh_cmd(
     archive_after: Annotated[float, typer.Option(
         help="Hours a finished table stays in the lobby before it is archived (kept on disk).")] = 24.0,
     login_grace_time: Annotated[float, typer.Option(help="Seconds a connection has to log in.")] = 60.0,
-    max_startups: Annotated[int, typer.Option(help="Most connections logging in at once.")] = 10,
+    max_startups: Annotated[str, typer.Option(
+        help="Connections logging in at once, as OpenSSH's MaxStartups start:rate:full: from START on, "
+             "new ones are dropped at random (RATE %, rising to 100 % at FULL); N alone is a hard cap.")] = "50:30:150",
+    per_source_max_startups: Annotated[int, typer.Option(
+        help="Connections logging in at once from one address.")] = 20,
+    banner_grace_time: Annotated[float, typer.Option(
+        help="Seconds a connection has to send its SSH version line (0: the login grace time only).")] = 10.0,
+    max_per_user: Annotated[int, typer.Option(help="Most places one user name takes.")] = 4,
     max_auth_tries: Annotated[int, typer.Option(help="Password tries per connection.")] = 4,
     fail_delay: Annotated[float, typer.Option(
         help="Seconds before the next try after a failed password, doubling per failure.")] = 2.0,
@@ -424,19 +431,24 @@ def serve_ssh_cmd(
 ) -> None:
     """Serve the app over SSH: each connection gets its own app; players can share tables."""
     from tui.serve.auth import AuthLimits
-    from tui.serve.ssh import ServeError, serve_ssh
+    from tui.serve.ssh import ServeError, Startups, serve_ssh
 
     _set_archive_after(archive_after)
-    if min(max_auth_tries, lockout_failures, max_startups, max_sessions) < 1 or min(
-            fail_delay, max_fail_delay, lockout_time, login_grace_time, pool or 0) < 0:
+    if min(max_auth_tries, lockout_failures, max_sessions, per_source_max_startups, max_per_user) < 1 or min(
+            fail_delay, max_fail_delay, lockout_time, login_grace_time, banner_grace_time, pool or 0) < 0:
         _fail("The counts must be at least 1 and the times at least 0.")
+    try:
+        Startups.parse(max_startups)
+    except ValueError as e:
+        _fail(f"{e}.")
     limits = AuthLimits(max_auth_tries=max_auth_tries, fail_delay=fail_delay, max_fail_delay=max_fail_delay,
                         lockout_failures=lockout_failures, lockout_time=lockout_time)
     try:
         serve_ssh(host=host, port=port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                   max_sessions=max_sessions, idle_timeout=idle_timeout or None, tables=shared_tables,
-                  limits=limits, login_grace_time=login_grace_time, max_startups=max_startups, warm=warm,
-                  pool=pool, announce=typer.echo)
+                  limits=limits, login_grace_time=login_grace_time, max_startups=max_startups,
+                  per_source_max_startups=per_source_max_startups, banner_grace_time=banner_grace_time,
+                  max_per_user=max_per_user, warm=warm, pool=pool, announce=typer.echo)
     except ServeError as e:
         _fail(str(e))
 

@@ -370,10 +370,44 @@ def _take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+LIFELINE_GRACE = 5.0  # seconds an app has to quit cleanly once its server is gone
+
+
+def watch_lifeline() -> None:
+    """End this app when its server ends, however it ends (``kill -9`` included).
+
+    The server holds the write end of a pipe and gives every app (and the fork server, which
+    forks them) the read end, named by ``UNMASK_LIFELINE``. Nothing is ever written: when the
+    server's process ends, the kernel closes the write end and the read sees end-of-file. A
+    thread waiting on it then asks the app to quit as on a hang-up and, should quitting hang,
+    ends the process ``LIFELINE_GRACE`` seconds later. Before, apps of a killed server lived on
+    and reattached to the next server's tables as "online" (issue 22, finding 12).
+    """
+    try:
+        fd = int(os.environ.get("UNMASK_LIFELINE", ""))
+        os.fstat(fd)
+    except (ValueError, OSError):
+        return
+    import threading
+    import time
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            while os.read(fd, 64):
+                pass
+        with contextlib.suppress(OSError):
+            os.kill(os.getpid(), signal.SIGHUP)
+        time.sleep(LIFELINE_GRACE)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="unmask-lifeline", daemon=True).start()
+
+
 def main(argv: list[str] | None = None, control: int | None = None) -> int:
     """Run the app on our terminal; with ``control``, as a pooled app waiting there for its user."""
     argv = sys.argv[1:] if argv is None else argv
     _take_terminal()
+    watch_lifeline()
     kw: dict[str, Any] = {"control": control}
     if (argv and argv[0] in ("resume", "home")) or (argv and argv[0].startswith("rules")):
         kw["start"] = argv[0]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -35,6 +36,7 @@ import traceback
 from typing import Any
 
 READY_TIMEOUT = 60.0
+MAX_REQUEST = 64 * 1024  # bytes of one request (an environment is a few KB); more is refused, not sent
 
 
 class ForkServerError(Exception):
@@ -70,8 +72,9 @@ class ForkedChild:
 class ForkServer:
     """The SSH server's handle on the warm helper process."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], pass_fds: tuple[int, ...] = ()) -> None:
         self.env = dict(env)
+        self.pass_fds = pass_fds  # besides its socket: the server's lifeline (tui.serve.child.watch_lifeline)
         self.ready = False
         self.proc: asyncio.subprocess.Process | None = None
         self._sock: socket.socket | None = None
@@ -88,7 +91,7 @@ class ForkServer:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tui.serve.forkserver", str(theirs.fileno()),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=None, pass_fds=(theirs.fileno(),), env=self.env, start_new_session=True)
+                stderr=None, pass_fds=(theirs.fileno(), *self.pass_fds), env=self.env, start_new_session=True)
         except OSError:
             ours.close()
             return
@@ -113,6 +116,8 @@ class ForkServer:
             raise ForkServerError("the fork server is not ready")
         sock = self._sock
         request = json.dumps({"env": env, "argv": argv or [], "pooled": control is not None}).encode()
+        if len(request) > MAX_REQUEST:  # one session's values: refused, the helper stays ready for the others
+            raise ForkServerError(f"the request is too large ({len(request)} bytes)")
         sent = [slave] if control is None else [slave, control]
 
         def exchange() -> tuple[bytes, list[int]]:
@@ -124,6 +129,8 @@ class ForkServer:
             try:
                 msg, fds = await asyncio.get_running_loop().run_in_executor(None, exchange)
             except OSError as e:
+                if e.errno in (errno.EMSGSIZE, errno.ENOBUFS, errno.ENOMEM):  # nothing was sent: still ready
+                    raise ForkServerError(f"the request could not be sent ({e.strerror})") from None
                 self.ready = False
                 raise ForkServerError(f"the fork server is gone ({e.__class__.__name__})") from None
         try:

@@ -8,8 +8,11 @@ clients see the same server after a restart.
 
 Every connection, with a session or without (``ssh -N``), takes one of ``max_sessions``
 places once it is authenticated and is closed after ``idle_timeout`` without input; before
-that it has ``login_grace_time`` to authenticate, and at most ``max_startups`` connections may
-be unauthenticated at once.
+that it has ``login_grace_time`` to authenticate (``banner_grace_time`` to send its SSH version
+line); ``max_startups`` (OpenSSH's ``start:rate:full`` random early drop) and
+``per_source_max_startups`` limit connections that have not logged in yet, ``max_per_user`` the
+places one user name takes. Client values (window sizes, ``TERM``) are clamped
+(:mod:`tui.serve.limits`).
 
 Per session: an app of the warm pool (:mod:`tui.serve.pool`: already on the lobby, on a pty of
 its own, given this session's user and window size), else ``os.openpty()`` and the app as a
@@ -26,7 +29,10 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import random
+import secrets
 import signal
+import socket
 import struct
 import sys
 import termios
@@ -53,6 +59,7 @@ from tui.serve.auth import (
     user_name_problem,
     valid_user_name,
 )
+from tui.serve.limits import clamp_pixels, clamp_terminal_size, sane_term
 from tui.storage import data_dir
 
 __all__ = [
@@ -76,7 +83,12 @@ DEFAULT_PORT = 2222
 DEFAULT_MAX_SESSIONS = 20
 DEFAULT_IDLE_TIMEOUT = 30 * 60.0
 DEFAULT_LOGIN_GRACE_TIME = 60.0
-DEFAULT_MAX_STARTUPS = 10
+DEFAULT_MAX_STARTUPS = "50:30:150"  # start:rate:full, as OpenSSH's MaxStartups (see Startups)
+DEFAULT_PER_SOURCE_MAX_STARTUPS = 20
+DEFAULT_BANNER_GRACE_TIME = 10.0
+DEFAULT_MAX_PER_USER = 4
+NOISE_LINES_PER_MINUTE = 20  # auth-log lines a minute about connections that never logged in (NoiseLog)
+RESIZE_INTERVAL = 0.1  # seconds between two window changes given to an app: 10 a second at most (AppSession._resize)
 # Leave the alternate screen, stop mouse reporting, show the cursor: in case a child died badly.
 TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?25h\x1b[?1049l"
 
@@ -109,11 +121,94 @@ def load_or_create_host_key(path: Path | None = None) -> asyncssh.SSHKey:
 
 
 def set_winsize(fd: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
+    """Give the pty a window size, clamped to what a screen can use (:mod:`tui.serve.limits`).
+
+    A client picks any size (a 32000x32000 pty grew its app by gigabytes; over 32767 did not fit
+    the old signed pack and left the app or pty of the failed session behind: issue 22)."""
+    width, height = clamp_terminal_size(width, height)
+    packed = struct.pack("HHHH", height, width, clamp_pixels(pixwidth), clamp_pixels(pixheight))
     with contextlib.suppress(OSError):
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("hhhh", height, width, pixwidth, pixheight))
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, packed)
+
+
+@dataclass(frozen=True)
+class Startups:
+    """OpenSSH's ``MaxStartups start:rate:full`` for connections that have not logged in yet.
+
+    Below ``start`` unauthenticated connections every new one is let in; from ``start`` on, a
+    new one is dropped with probability ``rate`` % rising linearly to 100 % at ``full``. Someone
+    holding connections open can then slow others down but not keep them all out (random early
+    drop), and a per-address cap (``per_source_max_startups``) keeps one address from getting there.
+    """
+
+    start: int
+    rate: int = 100
+    full: int = 0
+
+    def __post_init__(self) -> None:
+        if self.start < 1 or not 0 <= self.rate <= 100 or (self.full and self.full < self.start):
+            raise ValueError("start:rate:full needs start >= 1, rate 0-100 and full >= start")
+
+    @classmethod
+    def parse(cls, value: str | int | Startups) -> Startups:
+        """``"50:30:150"`` or ``10`` (= ``10:100:10``, a hard cap); ValueError with the rule otherwise."""
+        if isinstance(value, Startups):
+            return value
+        try:
+            parts = [int(x) for x in str(value).split(":")]
+            if len(parts) == 1:
+                return cls(parts[0], 100, parts[0])
+            if len(parts) == 3:
+                return cls(*parts)
+        except ValueError:
+            pass
+        raise ValueError(f"--max-startups is N or start:rate:full (e.g. {DEFAULT_MAX_STARTUPS}), "
+                         f"with start >= 1, rate 0-100 and full >= start; not {str(value)[:40]!r}")
+
+    def drop(self, unauthenticated: int, rng: random.Random) -> bool:
+        """Whether a new connection, arriving while ``unauthenticated`` others log in, is dropped."""
+        full = self.full or self.start
+        if unauthenticated < self.start:
+            return False
+        if unauthenticated >= full:
+            return True
+        chance = self.rate + (100 - self.rate) * (unauthenticated - self.start) / (full - self.start)
+        return rng.random() * 100 < chance
+
+    def __str__(self) -> str:
+        return f"{self.start}:{self.rate}:{self.full or self.start}"
 
 
 # --------------------------------------------------------------------------- sessions
+
+
+class NoiseLog:
+    """Log lines that anyone can cause without an account (dropped connections), at a bounded rate.
+
+    A line per refused connection would let anyone fill and rotate the auth log away by opening
+    connections; so at most ``per_minute`` such lines a minute are written, and the next one
+    written says how many were left out meanwhile.
+    """
+
+    def __init__(self, per_minute: int = NOISE_LINES_PER_MINUTE, clock=time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self.window = -1
+        self.written = 0
+        self.left_out = 0
+
+    def warning(self, message: str, *args: object) -> None:
+        window = int(self.clock() // 60)
+        if window != self.window:
+            self.window, self.written = window, 0
+        if self.written >= self.per_minute:
+            self.left_out += 1
+            return
+        self.written += 1
+        if self.left_out:
+            message += f" ({self.left_out} such lines left out before this one)"
+            self.left_out = 0
+        log.warning(message, *args)
 
 
 @dataclass
@@ -129,10 +224,24 @@ class ServerState:
     sessions: set[AppSession] = field(default_factory=set)
     connections: set[_Server] = field(default_factory=set)
     limits: AuthLimits = field(default_factory=AuthLimits)
-    max_startups: int = DEFAULT_MAX_STARTUPS
+    max_startups: Startups = field(default_factory=lambda: Startups.parse(DEFAULT_MAX_STARTUPS))
+    per_source_max_startups: int = DEFAULT_PER_SOURCE_MAX_STARTUPS
+    banner_grace_time: float | None = DEFAULT_BANNER_GRACE_TIME
+    max_per_user: int = DEFAULT_MAX_PER_USER
+    # Random early drop (Startups.drop); seeded from the OS so nobody can predict which connection goes.
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     guard: AuthGuard | None = None
     forks: ForkServer | None = None
     pool: WarmPool | None = None
+    lifeline: tuple[int, int] | None = None  # (read, write) ends of the pipe every app watches (watch_lifeline)
+    noise: NoiseLog = field(default_factory=lambda: NoiseLog())  # lines anyone can cause without an account
+
+    def close_lifeline(self) -> None:
+        """Close both ends: apps still running (none, after a clean stop) quit."""
+        ends, self.lifeline = self.lifeline, None
+        for fd in ends or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def __post_init__(self) -> None:
         if self.guard is None and self.passwords_file is not None:
@@ -150,8 +259,14 @@ class ServerState:
         """Places taken: one per authenticated connection, or one per app session when it has more."""
         return sum(max(1, len(c.sessions)) for c in self.connections if c.authenticated and c is not but)
 
-    def unauthenticated(self) -> int:
-        return sum(1 for c in self.connections if not c.authenticated)
+    def places_of(self, user: str, but: _Server | None = None) -> int:
+        """Places ``user`` takes (as :meth:`places_used`, for their connections only)."""
+        return sum(max(1, len(c.sessions)) for c in self.connections
+                   if c.authenticated and c is not but and c.user == user)
+
+    def unauthenticated(self, address: str | None = None) -> int:
+        """Connections still logging in (from ``address`` only, when given)."""
+        return sum(1 for c in self.connections if not c.authenticated and (address is None or c.address == address))
 
 
 def idle_words(seconds: float) -> str:
@@ -189,6 +304,9 @@ class AppSession:
         self.last_input = time.monotonic()
         self._drawn = False
         self._output_done = asyncio.Event()
+        self._resized_at = 0.0  # when a window size was last given to the pty
+        self._pending_size: tuple[int, int, int, int] | None = None
+        self._resize_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------- refusing
 
@@ -208,6 +326,9 @@ class AppSession:
         # This connection already holds one place; a second session on it needs another.
         if conn is not None and conn.sessions and self.state.places_used() >= self.state.max_sessions:
             self._refuse(f"the server is full ({self.state.max_sessions} players); please try again later.")
+            return
+        if conn is not None and conn.sessions and self.state.places_of(conn.user) >= self.state.max_per_user:
+            self._refuse(f"you already have {self.state.max_per_user} sessions open on this server.")
             return
         self.state.sessions.add(self)
         if conn is not None:
@@ -229,7 +350,7 @@ class AppSession:
     def _env(self) -> dict[str, str]:
         p = self.process
         env = base_env(self.state.extra_env)
-        env["TERM"] = p.get_terminal_type() or "xterm-256color"
+        env["TERM"] = sane_term(p.get_terminal_type())  # a client's value: never as it came (issue 22)
         env["COLORTERM"] = "truecolor"  # OpenSSH does not pass it; without it colours fall to 256
         env["PYTHONIOENCODING"] = "utf-8"
         env.setdefault("LANG", "C.UTF-8")
@@ -248,47 +369,64 @@ class AppSession:
         if forks is not None and forks.ready:
             with contextlib.suppress(OSError, ForkServerError):
                 return await forks.launch(slave, env)
+        lifeline = self.state.lifeline
         return await asyncio.create_subprocess_exec(
             *self.state.app_argv, stdin=slave, stdout=slave, stderr=slave,
-            start_new_session=True, env=env, close_fds=True)
+            start_new_session=True, env=env, close_fds=True, pass_fds=lifeline[:1] if lifeline else ())
 
     def _take_pooled(self, width: int, height: int, pw: int, ph: int) -> bool:
         """Serve this session from a warm-pool app (already showing the lobby); False if none fits."""
         from tui.serve.pool import fits
 
         pool = self.state.pool
-        if pool is None or not fits(self.process.get_terminal_type() or ""):
+        if pool is None or not fits(sane_term(self.process.get_terminal_type())):
             return False
         app = pool.take()
         if app is None:
             return False
-        set_winsize(app.master, width, height, pw, ph)
-        try:
+        try:  # from here on the app is ours: every way out closes it
+            set_winsize(app.master, width, height, pw, ph)
             self._skip_to = pool.give(app, self._env())
-        except OSError:
+        except Exception:
             app.close()
             return False
+        except BaseException:
+            app.close()
+            raise
         self.pooled, self.master, self.child = app, app.master, app.child
         return True
 
     async def _serve(self) -> bool:
         """Run the app until it ends or the client goes; True when it ended for lack of input."""
         p = self.process
-        loop = asyncio.get_running_loop()
         width, height, pw, ph = p.term_size
-        if not self._take_pooled(width or 80, height or 24, pw, ph):
+        width, height = clamp_terminal_size(width or 80, height or 24)
+        if not self._take_pooled(width, height, pw, ph):
             master, slave = os.openpty()
             self.master = master
-            set_winsize(slave, width or 80, height or 24, pw, ph)
-            try:
+            try:  # every way out closes both sides of the pty
+                set_winsize(slave, width, height, pw, ph)
                 self.child = await self._start_child(slave)
-            except OSError as e:
-                os.close(slave)
-                os.close(master)
+                os.set_blocking(master, False)
+            except Exception as e:
+                self._close_master()
                 self._refuse(f"the game could not start ({e.__class__.__name__}).")
                 return False
-            os.close(slave)
-            os.set_blocking(master, False)
+            except BaseException:
+                self._close_master()
+                raise
+            finally:
+                os.close(slave)
+        try:
+            return await self._run_child()
+        finally:  # whatever happened (the client gone, a bug): the app ends and the pty closes
+            if self.child is not None and self.child.returncode is None:
+                await self._end_child()
+            self._close_master()
+
+    async def _run_child(self) -> bool:
+        p = self.process
+        loop = asyncio.get_running_loop()
         master = self.master
         assert master is not None and self.child is not None
         loop.add_reader(master, self._on_output)
@@ -299,11 +437,13 @@ class AppSession:
         if self.state.idle_timeout:
             idle = asyncio.create_task(self._watch_idle(self.state.idle_timeout))
             waits.add(idle)
-        done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for t in (reader, idle):
+                if t is not None and not t.done():
+                    t.cancel()
         timed_out = idle is not None and idle in done
-        for t in (reader, idle):
-            if t is not None and not t.done():
-                t.cancel()
         if not child_done.done():
             await self._end_child()
         # Let the last frames (the app restoring the terminal) reach the client.
@@ -356,6 +496,9 @@ class AppSession:
         self._output_done.set()
 
     def _close_master(self) -> None:
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+            self._resize_timer = None
         if self.master is not None:
             self._stop_output()
             with contextlib.suppress(OSError):
@@ -371,8 +514,7 @@ class AppSession:
             try:
                 data = await p.stdin.read(65536)
             except asyncssh.TerminalSizeChanged as e:
-                if self.master is not None:
-                    set_winsize(self.master, e.width, e.height, e.pixwidth, e.pixheight)
+                self._resize(e.width, e.height, e.pixwidth, e.pixheight)
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
@@ -384,6 +526,28 @@ class AppSession:
             if self.conn is not None:
                 self.conn.touch()
             await self._write_master(data)
+
+    def _resize(self, width: int, height: int, pw: int, ph: int) -> None:
+        """Pass a window change on: clamped, and at most one per ``RESIZE_INTERVAL`` (the last one wins).
+
+        Every change makes the app lay out and draw a whole frame; a client sending thousands a
+        second would keep a core busy and flood its own channel (issue 22). A person dragging a
+        window corner still sees it follow, and the final size always arrives."""
+        self._pending_size = (width, height, pw, ph)
+        if self._resize_timer is not None:
+            return
+        wait = self._resized_at + RESIZE_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._apply_resize()
+        else:
+            self._resize_timer = asyncio.get_running_loop().call_later(wait, self._apply_resize)
+
+    def _apply_resize(self) -> None:
+        self._resize_timer = None
+        size, self._pending_size = self._pending_size, None
+        if size is not None and self.master is not None:
+            set_winsize(self.master, *size)
+            self._resized_at = time.monotonic()
 
     async def _write_master(self, data: bytes) -> None:
         view = memoryview(data)
@@ -422,6 +586,42 @@ class AppSession:
         await self._end_child()
 
 
+_LINGERING = 64  # refused connections kept open a moment at most at once (see _Server._refuse)
+_LINGER_TIME = 2.0
+_lingering: set[socket.socket] = set()
+
+
+def _linger(sock: socket.socket) -> None:
+    """Half-close ``sock`` (what was sent is read before the FIN), drop what comes, close it soon."""
+    loop = asyncio.get_running_loop()
+    _lingering.add(sock)
+
+    def close() -> None:
+        if sock in _lingering:
+            _lingering.discard(sock)
+            with contextlib.suppress(Exception):
+                loop.remove_reader(sock.fileno())
+            sock.close()
+
+    def drain() -> None:
+        try:
+            if not sock.recv(65536):
+                close()
+        except BlockingIOError:
+            pass
+        except OSError:
+            close()
+
+    try:
+        sock.setblocking(False)
+        sock.shutdown(socket.SHUT_WR)
+        loop.add_reader(sock.fileno(), drain)
+    except OSError:
+        close()
+        return
+    loop.call_later(_LINGER_TIME, close)
+
+
 class _Server(asyncssh.SSHServer):
     """One connection: its login tries, its place under ``max_sessions``, its idle clock."""
 
@@ -429,28 +629,73 @@ class _Server(asyncssh.SSHServer):
         self._state = state
         self._conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
+        self.user = ""
         self.authenticated = False
         self.tries = 0
         self.sessions: set[AppSession] = set()
         self.last_activity = time.monotonic()
         self._idle: asyncio.Task | None = None
+        self._banner_timer: asyncio.TimerHandle | None = None
         self._closing = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Let the connection log in, or refuse it (per-address cap, then OpenSSH's random early drop)."""
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        if self._state.unauthenticated() >= self._state.max_startups:
-            log.warning("dropped a connection from %s: %d connections are still logging in",
-                        self.address, self._state.unauthenticated())
-            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections are logging in; try again")
+        state = self._state
+        loop = asyncio.get_running_loop()
+        waiting, here = state.unauthenticated(), state.unauthenticated(self.address)
+        reason = None
+        if here >= state.per_source_max_startups:
+            reason = f"too many connections from {self.address} are logging in; try again"
+        elif state.max_startups.drop(waiting, state.rng):
+            reason = "too many connections are logging in; try again"
+        if reason is not None:
+            state.noise.warning("dropped a connection from %s: %d connections are still logging in (%d from there)",
+                                self.address, waiting, here)
+            self._closing = True  # counts nowhere; refused once asyncssh has sent its version line,
+            # so the client reads an SSH disconnect with the reason, not a packet where a banner belongs
+            loop.call_soon(self._refuse, reason)
             return
-        self._state.connections.add(self)
+        state.connections.add(self)
+        if state.banner_grace_time:
+            self._banner_timer = loop.call_later(state.banner_grace_time, self._check_banner)
+
+    def _refuse(self, reason: str) -> None:
+        """Send the SSH disconnect with ``reason``, then let the client read it.
+
+        asyncssh aborts the socket after a disconnect; the client's version line and key exchange
+        still unread here would turn that into a reset, and OpenSSH would show only "Broken pipe".
+        A duplicate of the socket keeps it open a moment: it says FIN after the disconnect, reads
+        and drops what the client still sends, then closes (at most ``_LINGERING`` at once).
+        """
+        if self._conn is None:
+            return
+        dup = None
+        sock = self._conn.get_extra_info("socket")
+        if sock is not None and len(_lingering) < _LINGERING:
+            with contextlib.suppress(OSError):
+                dup = socket.socket(fileno=os.dup(sock.fileno()))
+        with contextlib.suppress(Exception):
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+        if dup is not None:
+            _linger(dup)
+
+    def _check_banner(self) -> None:
+        """A client sends its version line at once: a connection that has not is someone holding a place."""
+        self._banner_timer = None
+        if self._conn is not None and not self._conn.get_extra_info("client_version"):
+            self._state.noise.warning("closed a connection from %s: no SSH version line within %s", self.address,
+                                      idle_words(self._state.banner_grace_time or 0))
+            self._disconnect(asyncssh.DISC_PROTOCOL_ERROR, "no SSH version line")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._state.connections.discard(self)
         if self._idle is not None:
             self._idle.cancel()
+        if self._banner_timer is not None:
+            self._banner_timer.cancel()
 
     def _disconnect(self, code: int, reason: str) -> None:
         if self._conn is not None and not self._closing:
@@ -503,6 +748,14 @@ class _Server(asyncssh.SSHServer):
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
                              f"the server is full ({state.max_sessions} players); please try again later.")
             return
+        user = self._username()
+        if state.places_of(user, but=self) >= state.max_per_user:
+            log.info("refused %s from %s: %d sessions open already", safe_name(user), self.address,
+                     state.max_per_user)
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                             f"you already have {state.max_per_user} sessions open on this server.")
+            return
+        self.user = user
         self.authenticated = True
         self.touch()
         if state.idle_timeout:
@@ -559,6 +812,7 @@ class SSHServer:
             self.state.guard.close()
         if self.tables is not None:
             await self.tables.close()
+        self.state.close_lifeline()
         close_auth_log()
 
 
@@ -607,7 +861,10 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            extra_env: dict[str, str] | None = None, tables: bool = True,
                            limits: AuthLimits | None = None,
                            login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME,
-                           max_startups: int = DEFAULT_MAX_STARTUPS,
+                           max_startups: str | int | Startups = DEFAULT_MAX_STARTUPS,
+                           per_source_max_startups: int = DEFAULT_PER_SOURCE_MAX_STARTUPS,
+                           banner_grace_time: float = DEFAULT_BANNER_GRACE_TIME,
+                           max_per_user: int = DEFAULT_MAX_PER_USER,
                            warm: bool = True, pool: int | None = None) -> SSHServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
@@ -617,28 +874,42 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
 
     With ``tables`` (the default) the server also runs the table service, and every app opens
     on the lobby of shared tables. ``limits`` (:class:`AuthLimits`) set how guessing passwords is
-    slowed; ``login_grace_time`` is the time a connection has to log in, ``max_startups`` how many
-    may be logging in at once. With ``warm`` (and the default ``app_argv``) apps are forked from a
-    fork server that has already imported and drawn the app once (:mod:`tui.serve.forkserver`).
+    slowed; ``login_grace_time`` is the time a connection has to log in (``banner_grace_time`` to
+    send its SSH version line), ``max_startups`` how many may be logging in at once
+    (``start:rate:full``, :class:`Startups`), ``per_source_max_startups`` how many of those from one
+    address; ``max_per_user`` is the most places one user name takes. With ``warm`` (and the
+    default ``app_argv``) apps are forked from a fork server that has already imported and drawn
+    the app once (:mod:`tui.serve.forkserver`).
     With ``warm`` and ``tables``, ``pool`` apps (default: ``max_sessions``; 0 for none) wait
     ready on the lobby, each for one user (:mod:`tui.serve.pool`), so a session starts drawn.
     """
     keys, pw = _resolve_auth(authorized_keys, passwords_file)
+    try:
+        startups = Startups.parse(max_startups)
+    except ValueError as e:
+        raise ServeError(f"{e}.") from None
     service = None
     extra_env = dict(extra_env or {})
     if tables:
         sock, service = await open_tables()
         extra_env["UNMASK_TABLES_SOCKET"] = str(sock)
+    # Apps end with this process, even under kill -9 (tui.serve.child.watch_lifeline): they get the
+    # read end of a pipe whose write end only this process holds (not inheritable).
+    lifeline = os.pipe()
+    extra_env["UNMASK_LIFELINE"] = str(lifeline[0])
     state = ServerState(passwords_file=pw, authorized_keys=keys, max_sessions=max(1, max_sessions),
                         idle_timeout=idle_timeout if idle_timeout and idle_timeout > 0 else None,
                         app_argv=list(app_argv or [sys.executable, "-m", "tui.serve.child"]),
-                        extra_env=extra_env, limits=limits or AuthLimits(), max_startups=max(1, max_startups))
+                        extra_env=extra_env, limits=limits or AuthLimits(), max_startups=startups,
+                        per_source_max_startups=max(1, per_source_max_startups),
+                        banner_grace_time=banner_grace_time if banner_grace_time > 0 else None,
+                        max_per_user=max(1, max_per_user), lifeline=lifeline)
     host_key = load_or_create_host_key()
     setup_auth_log()
     if warm and app_argv is None:
         from tui.serve.forkserver import ForkServer
 
-        state.forks = ForkServer(base_env(extra_env))
+        state.forks = ForkServer(base_env(extra_env), pass_fds=lifeline[:1])
         state.forks.start()
         size = state.max_sessions if pool is None else pool
         if tables and size > 0:
@@ -671,6 +942,7 @@ async def start_ssh_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
             await state.forks.close()
         if state.guard is not None:
             state.guard.close()
+        state.close_lifeline()
         close_auth_log()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
     real_port = acceptor.sockets[0].getsockname()[1] if acceptor.sockets else port
@@ -681,7 +953,10 @@ def serve_ssh(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
               authorized_keys: Path | str | None = None, passwords_file: Path | str | None = None,
               max_sessions: int = DEFAULT_MAX_SESSIONS, idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
               tables: bool = True, limits: AuthLimits | None = None,
-              login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME, max_startups: int = DEFAULT_MAX_STARTUPS,
+              login_grace_time: float = DEFAULT_LOGIN_GRACE_TIME,
+              max_startups: str | int | Startups = DEFAULT_MAX_STARTUPS,
+              per_source_max_startups: int = DEFAULT_PER_SOURCE_MAX_STARTUPS,
+              banner_grace_time: float = DEFAULT_BANNER_GRACE_TIME, max_per_user: int = DEFAULT_MAX_PER_USER,
               warm: bool = True, pool: int | None = None, announce=print) -> None:
     """Run the server until Ctrl+C / SIGTERM; every running app is ended cleanly on the way out."""
 
@@ -689,7 +964,9 @@ def serve_ssh(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
         server = await start_ssh_server(host, port, authorized_keys=authorized_keys, passwords_file=passwords_file,
                                         max_sessions=max_sessions, idle_timeout=idle_timeout, tables=tables,
                                         limits=limits, login_grace_time=login_grace_time,
-                                        max_startups=max_startups, warm=warm, pool=pool)
+                                        max_startups=max_startups, per_source_max_startups=per_source_max_startups,
+                                        banner_grace_time=banner_grace_time, max_per_user=max_per_user,
+                                        warm=warm, pool=pool)
         key = load_or_create_host_key()
         announce(f"unmask: serving over SSH on {server.host}:{server.port} (ssh -p {server.port} USER@{server.host})")
         announce(f"unmask: host key {key.get_fingerprint()}")
