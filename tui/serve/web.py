@@ -50,6 +50,7 @@ from tui.serve.auth import (
     user_name_problem,
 )
 from tui.serve.auth import log as auth_log
+from tui.serve.limits import clamp_terminal_size
 from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords, until_stopped
 
 if TYPE_CHECKING:
@@ -183,25 +184,47 @@ class UserAppService(AppService):
         """textual-serve asks the app to quit; also wait for the process (no zombies), then insist."""
         await super().stop()
         process = self._process
-        if process is None or process.returncode is not None:
+        if process is None:
             return
-        for end in (None, process.terminate, process.kill):
-            if end is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    end()
-            try:
-                await asyncio.wait_for(process.wait(), 3.0)
-                return
-            except TimeoutError:
-                continue
+        try:
+            for end in (None, process.terminate, process.kill):
+                if process.returncode is not None:
+                    break
+                if end is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        end()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), 3.0)
+        finally:  # its pipes too: textual-serve never closes them (one leaked transport per session)
+            transport = getattr(process, "_transport", None)
+            if transport is not None:
+                transport.close()
+
+    async def run(self) -> None:
+        """Copy the app's output; when the app ends (or dies), close its websocket, freeing the slot."""
+        try:
+            await super().run()
+        finally:
+            with contextlib.suppress(Exception):
+                await self.remote_close()
 
 
-def _size(value: str | None, default: int, limit: int) -> int:
-    """A terminal dimension from the page's query string (the browser's own window: harmless)."""
+def _size(value: str | None, default: int) -> int:
+    """A terminal dimension from the page's query string; the caller clamps it."""
     try:
-        return max(10, min(limit, int(value or default)))
+        return int(value or default)
     except ValueError:
         return default
+
+
+def _resize(data: object) -> tuple[int, int] | None:
+    """The clamped ``(width, height)`` of a page's ``resize`` message, None if it is not one."""
+    if not isinstance(data, dict):
+        return None
+    width, height = data.get("width"), data.get("height")
+    if type(width) is not int or type(height) is not int:  # bool, float, str: not a size
+        return None
+    return clamp_terminal_size(width, height)
 
 
 class PasswordServer(Server):
@@ -315,8 +338,8 @@ class PasswordServer(Server):
             service = UserAppService(self.command, env=self.app_env(user), write_bytes=websocket.send_bytes,
                                      write_str=websocket.send_str, close=websocket.close,
                                      download_manager=self.download_manager, debug=self.debug)
-            await service.start(_size(request.query.get("width"), 80, 500),
-                                _size(request.query.get("height"), 24, 300))
+            await service.start(*clamp_terminal_size(_size(request.query.get("width"), 80),
+                                                     _size(request.query.get("height"), 24)))
             await self._process_messages(websocket, service)
         except asyncio.CancelledError:
             await websocket.close()
@@ -330,6 +353,35 @@ class PasswordServer(Server):
             if self.live[user] <= 0:
                 self.live.pop(user, None)
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """The page's messages to its app, as textual-serve passes them, but every size clamped.
+
+        A ``resize`` to 32000×32000 would make the app allocate gigabytes; a message that is not
+        what the page sends is dropped (the session goes on).
+        """
+        async for message in websocket:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                continue
+            try:
+                envelope = message.json()
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or len(envelope) < 1:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await app_service.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize":
+                size = _resize(data)
+                if size is not None:
+                    await app_service.set_terminal_size(*size)
+            elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
