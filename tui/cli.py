@@ -508,6 +508,27 @@ def serve_passwd(
     typer.echo(f"Password for {user} saved in {path}.")
 
 
+@serve_app.command("unlock")
+def serve_unlock(
+    who: Annotated[str, typer.Argument(help="A user name, or an IP address, to let log in again.")],
+) -> None:
+    """Clear a user's (or an address's) failed logins and lockout, for 'serve ssh' and 'serve web' at once.
+
+    Running servers on this data dir see it before their next login check; no restart needed.
+    """
+    from tui.serve.auth import ServeError, unlock
+
+    try:
+        cleared = unlock(who)
+    except ServeError as e:
+        _fail(str(e))
+        return
+    if cleared:
+        typer.echo(f"Unlocked {', '.join(cleared)}: the failed logins are forgotten.")
+    else:
+        typer.echo(f"{who} had no failed logins to forget; nothing was locked.")
+
+
 def main() -> None:
     try:
         app()

@@ -14,10 +14,15 @@ import sys
 import time
 
 import aiohttp
+from typer.testing import CliRunner
 
+from tui.cli import app as cli
+from tui.serve.auth import AuthLimits, close_auth_log, setup_auth_log
+from tui.serve.auth import log as auth_log
 from tui.serve.limits import clamp_terminal_size
 from tui.serve.ssh import add_password
 from tui.serve.web import start_web_server
+from tui.storage import data_dir
 
 # Speaks textual-serve's protocol: the prelude, then echoes control packets; "die" in the input ends it.
 ECHO_APP = r"""
@@ -113,3 +118,93 @@ def test_every_websocket_resize_is_clamped_and_a_dead_app_frees_its_slot():
             await served.close()
 
     run(scenario())
+
+
+# --------------------------------------------------------------------------- findings 7 and 8: the guard
+
+LOCKS_AT_4 = AuthLimits(fail_delay=0.05, max_fail_delay=0.1, lockout_failures=4, lockout_time=60)
+
+
+async def post_login(base: str, user: str, password: str, source: str = "127.0.0.1") -> tuple[int, str]:
+    connector = aiohttp.TCPConnector(local_addr=(source, 0))
+    async with aiohttp.ClientSession(connector=connector) as s:
+        r = await s.post(base + "/login", data={"user": user, "password": password}, allow_redirects=False)
+        return r.status, await r.text()
+
+
+def test_a_name_locked_out_by_guessers_still_logs_in_from_elsewhere_and_the_host_unlocks_it():
+    add_password("alice", "secret")
+
+    async def scenario():
+        web = await start_web_server("127.0.0.1", 0, tables=False, limits=LOCKS_AT_4)
+        other = await start_web_server("127.0.0.1", 0, tables=False, limits=LOCKS_AT_4)  # as serve ssh would
+        a, b = f"http://127.0.0.1:{web.port}", f"http://127.0.0.1:{other.port}"
+        try:
+            # Four addresses, one wrong password each: the name is locked out, for those addresses.
+            statuses = [(await post_login(a, "alice", f"wrong{i}", source=f"127.0.0.{20 + i}"))[0] for i in range(4)]
+            assert statuses == [401, 401, 401, 429]
+            guesser = await post_login(a, "alice", "secret", source="127.0.0.20")
+            assert guesser[0] == 429 and "Locked out" in guesser[1] and "unmask serve unlock" in guesser[1]
+            # From an address that never failed, the real password works.
+            assert (await post_login(a, "alice", "secret", source="127.0.0.1"))[0] == 303
+            # One address guessing on this server is locked out on the other one too (one guard state).
+            for i in range(4):
+                await post_login(a, f"nobody{i}", "guess", source="127.0.0.30")
+            status, page = await post_login(b, "alice", "secret", source="127.0.0.30")
+            assert status == 429 and "Locked out" in page
+            wrong = await post_login(b, "alice", "nope", source="127.0.0.31")
+            assert wrong[0] == 401 and "Wrong user or password" in wrong[1] and "Locked out" not in wrong[1]
+            # The host unlocks the address: both running servers let it in at once.
+            r = CliRunner().invoke(cli, ["serve", "unlock", "127.0.0.30"])
+            assert r.exit_code == 0 and "Unlocked address 127.0.0.30" in r.output, r.output
+            assert (await post_login(b, "alice", "secret", source="127.0.0.30"))[0] == 303
+            r = CliRunner().invoke(cli, ["serve", "unlock", "<b>x"])
+            assert r.exit_code != 0 and "neither a user name nor an IP address" in r.output
+        finally:
+            await web.close()
+            await other.close()
+
+    run(scenario())
+
+
+def test_names_no_account_can_have_are_delayed_counted_and_their_log_lines_capped():
+    add_password("alice", "secret")
+
+    async def scenario():
+        served = await start_web_server("127.0.0.1", 0, tables=False, limits=LOCKS_AT_4)
+        base = f"http://127.0.0.1:{served.port}"
+        try:
+            answers = [await post_login(base, f"<x{i}>", "guess", source="127.0.0.40") for i in range(30)]
+            other = await post_login(base, "alice", "secret", source="127.0.0.41")
+            return [a[0] for a in answers], other[0], served.server.guard.hashes
+        finally:
+            await served.close()
+
+    statuses, other, hashed = run(scenario())
+    assert statuses[:3] == [401, 401, 401] and set(statuses[3:]) == {429}  # counted: locked after four
+    assert other == 303 and hashed == 1  # never hashed; another address is not affected
+    lines = (data_dir() / "auth.log").read_text().splitlines()
+    flood = [ln for ln in lines if "127.0.0.40" in ln and "accepted" not in ln]
+    assert 4 <= len(flood) <= 10  # rate-limited per source address: 30 tries, at most 10 lines
+    assert any("accepted password for user 'alice' from 127.0.0.41" in ln and "left out" in ln for ln in lines)
+
+
+def test_the_log_collapses_a_flood_and_every_rotated_file_is_private(tmp_path):
+    path = tmp_path / "auth.log"
+    setup_auth_log(path, max_bytes=4000, backups=5)
+    try:
+        for i in range(200):  # a flood from many addresses, then a real line
+            auth_log.warning("failed password for user %s from %s", f"'u{i}'", f"10.0.{i // 250}.{i % 250}",
+                             extra={"source": f"10.0.{i // 250}.{i % 250}"})
+        for i in range(10):
+            auth_log.info("accepted password for user 'alice' from 10.1.0.%d", i)
+        auth_log.warning("failed password for user 'bob' from 10.2.0.1", extra={"source": "10.2.0.1"})
+    finally:
+        close_auth_log()
+    files = sorted(tmp_path.glob("auth.log*"))
+    assert len(files) >= 2  # rotated
+    assert {f.name: oct(f.stat().st_mode & 0o777) for f in files} == {f.name: "0o600" for f in files}
+    text = "".join(f.read_text() for f in files)
+    assert text.count("failed password for user 'u") == 120  # the overall cap per minute
+    assert "similar lines left out before this one" in text and "10.2.0.1" not in text  # still capped
+    assert "accepted password for user 'alice' from 10.1.0.9" in text  # real logins always kept

@@ -439,9 +439,9 @@ class PasswordServer(Server):
 
     def _locked_page(self, seconds: float) -> web.Response:
         minutes = max(1, round(seconds / 60))
-        response = self._page(f"Too many wrong passwords from here or for this user: logging in is refused "
-                              f"for about {minutes} minute{'s' if minutes > 1 else ''}. Try again later.",
-                              status=429)
+        response = self._page(f"Locked out. Too many wrong passwords from here: logging in from here is refused "
+                              f"for about {minutes} minute{'s' if minutes > 1 else ''}. Try again later, from "
+                              f"another network, or ask the host to run: unmask serve unlock NAME.", status=429)
         response.headers["Retry-After"] = str(max(1, int(seconds + 0.999)))
         return response
 
@@ -451,13 +451,14 @@ class PasswordServer(Server):
         password = str(form.get("password", ""))
         address = self.client_address(request)
         problem = user_name_problem(user)
-        if problem:  # never hashed, never counted: such a name has no password
-            auth_log.warning("refused web login for an invalid user name %s from %s", safe_name(user), address)
-            return self._page(problem, status=401)
+        if problem:  # never hashed (no account has such a name), but counted and delayed like a wrong password
+            await self.guard.refuse(address, user, f"web login for an invalid user name {safe_name(user)}")
+            left = self.guard.locked_for(address, user)
+            return self._locked_page(left) if left > 0 else self._page(problem, status=401)
         left = self.guard.locked_for(address, user)
         if left > 0:  # answered at once and without hashing, however many tries wait in line
             auth_log.warning("refused web login for user %s from %s: locked out for %.0f s more",
-                             safe_name(user), address, left)
+                             safe_name(user), address, left, extra={"source": address})
             return self._locked_page(left)
         if not await self.guard.check(address, user, password):  # waits after failures; hashes in the pool
             left = self.guard.locked_for(address, user)
