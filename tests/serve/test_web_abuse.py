@@ -208,3 +208,61 @@ def test_the_log_collapses_a_flood_and_every_rotated_file_is_private(tmp_path):
     assert text.count("failed password for user 'u") == 120  # the overall cap per minute
     assert "similar lines left out before this one" in text and "10.2.0.1" not in text  # still capped
     assert "accepted password for user 'alice' from 10.1.0.9" in text  # real logins always kept
+
+
+# --------------------------------------------------------------------------- finding 6: slow-loris
+
+async def unfinished(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A raw connection that starts a request and never finishes its headers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    writer.write(b"GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    await writer.drain()
+    return reader, writer
+
+
+async def closed_by_server(reader: asyncio.StreamReader, wait: float) -> bool:
+    try:
+        return await asyncio.wait_for(reader.read(1), wait) == b""
+    except TimeoutError:
+        return False
+    except ConnectionError:
+        return True
+
+
+def test_unfinished_connections_are_capped_and_timed_out_and_a_real_login_gets_in():
+    add_password("alice", "secret")
+
+    async def scenario():
+        served = await start_web_server("127.0.0.1", 0, tables=False)  # the default flags
+        base = f"http://127.0.0.1:{served.port}"
+        try:
+            # 300 unfinished connections from 15 addresses (20 each): over 16 per address and 128 in all.
+            held = [await unfinished(served.port, f"127.0.0.{50 + i % 15}") for i in range(300)]
+            t0 = time.monotonic()
+            status, _page = await post_login(base, "alice", "secret", source="127.0.0.1")
+            took = time.monotonic() - t0
+            closed = sum(await asyncio.gather(*(closed_by_server(r, 2.0) for r, _w in held)))
+            limiter = getattr(served, "limiter", None)  # (main had none: the counts below are then unknown)
+            state = (limiter.unfinished_count, max(len(v) for v in limiter.unfinished.values()),
+                     len(limiter.open)) if limiter is not None else (-1, -1, -1)
+            for _r, w in held:
+                w.close()
+        finally:
+            await served.close()
+        # A short header timeout: a lone unfinished connection is closed once it is up.
+        served = await start_web_server("127.0.0.1", 0, tables=False, header_timeout=1.0)
+        try:
+            r, w = await unfinished(served.port, "127.0.0.1")
+            t1 = time.monotonic()
+            timed_out = await closed_by_server(r, 5.0)
+            waited = time.monotonic() - t1
+            w.close()
+        finally:
+            await served.close()
+        return status, took, closed, state, timed_out, waited
+
+    status, took, closed, (unfinished_now, most_from_one, open_now), timed_out, waited = run(scenario())
+    assert status == 303 and took < 5.0
+    assert closed >= 300 - 128  # the oldest were closed to make room
+    assert 0 <= unfinished_now <= 128 and 0 <= most_from_one <= 16 and 0 <= open_now <= 128
+    assert timed_out and 0.5 <= waited < 4.0

@@ -29,7 +29,7 @@ import secrets
 import shlex
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +64,12 @@ SESSION_SECONDS = 12 * 3600
 OPEN_PATHS = ("/login", "/favicon.ico")
 DEFAULT_MAX_SESSIONS = 20
 DEFAULT_MAX_PER_USER = 4
+DEFAULT_HEADER_TIMEOUT = 10.0  # s to send a request's headers, and idle between requests
+DEFAULT_BODY_TIMEOUT = 10.0  # s to send a login form's body
+DEFAULT_MAX_CONNECTIONS = 512  # TCP connections in all (each is a file descriptor)
+DEFAULT_MAX_UNFINISHED = 128  # connections without a complete request yet, in all ...
+DEFAULT_MAX_UNFINISHED_PER_ADDRESS = 16  # ... and per address (the oldest is closed to make room)
+MAX_LOGIN_BODY = 16 * 1024
 # Without --public-url the page names its websocket relatively: this makes it absolute from the
 # browser's own address (old browsers need ws:// or wss://), never from the request's Host header.
 WS_FROM_LOCATION = """<script>(function () {
@@ -248,6 +254,7 @@ class PasswordServer(Server):
         self.live: dict[str, int] = {}  # user → app processes running for them
         self.trusted_proxies = parse_proxies(trusted_proxies)
         self.guard = AuthGuard(self._users, limits)
+        self.body_timeout = DEFAULT_BODY_TIMEOUT
 
     def _users(self) -> dict[str, dict]:
         try:
@@ -446,7 +453,12 @@ class PasswordServer(Server):
         return response
 
     async def handle_login(self, request: web.Request) -> web.Response:
-        form = await request.post()
+        if (request.content_length or 0) > MAX_LOGIN_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_LOGIN_BODY, actual_size=request.content_length or 0)
+        try:
+            form = await asyncio.wait_for(request.post(), self.body_timeout)
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(text="The login form took too long to arrive.") from None
         user = str(form.get("user", "")).strip()
         password = str(form.get("password", ""))
         address = self.client_address(request)
@@ -486,13 +498,130 @@ class WebServer:
     host: str
     port: int
     tables: TableService | None = None  # None when tables are off or another server runs the service
+    listener: asyncio.Server | None = None
+    limiter: ConnectionLimiter | None = None
 
     async def close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
         await self.runner.cleanup()
         self.server.guard.close()
         close_auth_log()
         if self.tables is not None:
             await self.tables.close()
+
+
+class _Connection(asyncio.Protocol):
+    """One TCP connection: aiohttp's handler behind a counter that can close it early."""
+
+    def __init__(self, limiter: ConnectionLimiter, handler: asyncio.Protocol) -> None:
+        self.limiter, self.handler = limiter, handler
+        self.transport: asyncio.Transport | None = None
+        self.address = "?"
+        self.pending = True  # no request received yet: it counts against the unfinished caps
+        self.opened = 0.0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        self.opened = time.monotonic()
+        if not self.limiter.admit(self):
+            transport.abort()
+            return
+        self.handler.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.handler.data_received(data)
+        if self.pending and getattr(self.handler, "_request_count", 1):
+            self.limiter.finished_headers(self)
+
+    def eof_received(self) -> bool | None:
+        return self.handler.eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.limiter.forget(self):
+            self.handler.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.handler.resume_writing()
+
+
+class ConnectionLimiter:
+    """Caps on TCP connections, so a slow-loris cannot take every place or every file descriptor.
+
+    A connection is *unfinished* until its first request's headers are in (aiohttp closes it
+    after ``header_timeout`` s). At most ``max_unfinished_per_address`` unfinished connections per
+    address and ``max_unfinished`` in all: over either cap the *oldest* unfinished one is closed to
+    make room (a browser sends its headers at once, so it is never the oldest for long, and a real
+    login gets in however many idle connections others hold). At most ``max_connections`` in all;
+    a connection over that is refused at once.
+    """
+
+    def __init__(self, factory: Callable[[], asyncio.Protocol], max_connections: int,
+                 max_unfinished: int, max_unfinished_per_address: int) -> None:
+        self.factory = factory
+        self.max_connections = max(1, max_connections)
+        self.max_unfinished = max(1, max_unfinished)
+        self.max_per_address = max(1, max_unfinished_per_address)
+        self.open: set[_Connection] = set()
+        self.unfinished: dict[str, list[_Connection]] = {}  # address -> oldest first
+        self.evicted = 0
+        self.refused = 0
+
+    def __call__(self) -> _Connection:
+        return _Connection(self, self.factory())
+
+    @property
+    def unfinished_count(self) -> int:
+        return sum(len(v) for v in self.unfinished.values())
+
+    def _evict(self, conn: _Connection) -> None:
+        self.evicted += 1
+        self._drop_unfinished(conn)
+        if conn.transport is not None:
+            conn.transport.abort()
+
+    def _drop_unfinished(self, conn: _Connection) -> None:
+        waiting = self.unfinished.get(conn.address)
+        if waiting and conn in waiting:
+            waiting.remove(conn)
+            if not waiting:
+                del self.unfinished[conn.address]
+        conn.pending = False
+
+    def admit(self, conn: _Connection) -> bool:
+        if len(self.open) >= self.max_connections:
+            self.refused += 1
+            if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+                log.warning("unmask web: %d connections open (the cap): refused one from %s (%d refused so far)",
+                            len(self.open), conn.address, self.refused)
+            return False
+        mine = self.unfinished.setdefault(conn.address, [])
+        if len(mine) >= self.max_per_address:
+            self._evict(mine[0])
+            mine = self.unfinished.setdefault(conn.address, [])
+        if self.unfinished_count >= self.max_unfinished:
+            oldest = min((v[0] for v in self.unfinished.values() if v), key=lambda c: c.opened)
+            self._evict(oldest)
+            mine = self.unfinished.setdefault(conn.address, [])
+        mine.append(conn)
+        self.open.add(conn)
+        return True
+
+    def finished_headers(self, conn: _Connection) -> None:
+        self._drop_unfinished(conn)
+
+    def forget(self, conn: _Connection) -> bool:
+        """The connection is gone; True if it had been admitted (its handler must hear of it)."""
+        self._drop_unfinished(conn)
+        if conn in self.open:
+            self.open.discard(conn)
+            return True
+        return False
 
 
 def app_command() -> str:
@@ -504,11 +633,16 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            command: str | None = None, tables: bool = True,
                            max_sessions: int = DEFAULT_MAX_SESSIONS,
                            max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
-                           trusted_proxies: Iterable[str] | None = None) -> WebServer:
+                           trusted_proxies: Iterable[str] | None = None,
+                           header_timeout: float = DEFAULT_HEADER_TIMEOUT, body_timeout: float = DEFAULT_BODY_TIMEOUT,
+                           max_connections: int = DEFAULT_MAX_CONNECTIONS, max_unfinished: int = DEFAULT_MAX_UNFINISHED,
+                           max_unfinished_per_address: int = DEFAULT_MAX_UNFINISHED_PER_ADDRESS) -> WebServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     ``limits`` set how guessing is slowed (as for ``serve ssh``; ``max_auth_tries`` does not apply:
     HTTP has no login connection). ``trusted_proxies``: peers whose ``X-Forwarded-For`` is believed.
+    ``header_timeout`` / ``body_timeout``: seconds a client has to send a request's headers (and to
+    wait idle between requests) / a login form's body; the connection caps: :class:`ConnectionLimiter`.
 
     With ``tables`` (the default) every app opens on the lobby of the shared tables: the table
     service of ``unmask serve ssh`` if one runs on this data dir, else one started here.
@@ -525,11 +659,15 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                             max_sessions=max_sessions, max_per_user=max_per_user, limits=limits,
                             trusted_proxies=trusted_proxies)
     setup_auth_log()
-    runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
+    # keepalive_timeout is also how long aiohttp waits for a connection's first request headers
+    runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None,
+                           keepalive_timeout=max(0.5, header_timeout))
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    assert runner.server is not None
+    limiter = ConnectionLimiter(runner.server, max_connections, max_unfinished, max_unfinished_per_address)
     try:
-        await site.start()
+        listener = await asyncio.get_running_loop().create_server(limiter, host, port, backlog=128,
+                                                                  reuse_address=True)
     except OSError as e:
         await runner.cleanup()
         server.guard.close()
@@ -537,22 +675,21 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
         if service is not None:
             await service.close()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
-    real_port = port
-    with contextlib.suppress(Exception):
-        real_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    return WebServer(server, runner, host, real_port, service)
+    server.body_timeout = body_timeout
+    real_port = listener.sockets[0].getsockname()[1] if listener.sockets else port
+    return WebServer(server, runner, host, real_port, service, listener, limiter)
 
 
 def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_file: Path | str | None = None,
               public_url: str | None = None, tables: bool = True, max_sessions: int = DEFAULT_MAX_SESSIONS,
               max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
-              trusted_proxies: Iterable[str] | None = None, announce=print) -> None:
-    """Run the web server until Ctrl+C / SIGTERM."""
+              trusted_proxies: Iterable[str] | None = None, announce=print, **caps: float) -> None:
+    """Run the web server until Ctrl+C / SIGTERM (``caps``: the timeouts and connection caps)."""
 
     async def main() -> None:
         served = await start_web_server(host, port, passwords_file=passwords_file, public_url=public_url,
                                         tables=tables, max_sessions=max_sessions, max_per_user=max_per_user,
-                                        limits=limits, trusted_proxies=trusted_proxies)
+                                        limits=limits, trusted_proxies=trusted_proxies, **caps)  # type: ignore[arg-type]
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
         await until_stopped()
