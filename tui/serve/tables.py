@@ -42,7 +42,7 @@ first user who takes it; that user (by login name) can come back to it.
 ``unmask serve ssh`` and ``unmask serve web`` share one service: the first server started in a
 data dir runs it (:func:`start_or_attach`), a second one finds it answering on the socket
 and only hands its path to its app processes. "Runs it" is decided by an ``flock`` on
-``tables.lock`` beside the socket, held as long as the service runs: two servers starting in the
+``tables.sock.lock`` beside the socket, held as long as the service runs: two servers starting in the
 same second cannot both start one, and a server that stops removes the socket only if it holds
 the lock (it is its own).
 """
@@ -77,7 +77,7 @@ ARCHIVE_AFTER = 24 * 3600.0
 IDLE_AFTER = 72 * 3600.0
 MAX_PER_USER = 5
 BOT_THREADS = 2
-LOCK_NAME = "tables.lock"
+LOCK_SUFFIX = ".lock"  # tables.sock.lock: held by the service listening on tables.sock
 NAME_LIMIT = 20
 
 
@@ -161,7 +161,7 @@ async def start_or_attach(path: Path | None = None) -> tuple[Path, TableService 
 
 def _take_lock(path: Path) -> int | None:
     """The table service's lock beside ``path`` (an open fd), or None if another process holds it."""
-    fd = os.open(path.with_name(LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(path.with_name(path.name + LOCK_SUFFIX), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -423,7 +423,12 @@ class TableService:
     # ------------------------------------------------------------- connections
 
     async def start(self) -> None:
-        """Listen on the socket (replacing a stale one: call it holding the data dir's lock)."""
+        """Take the socket's lock and listen on it (replacing a stale socket); OSError if another
+        service holds the lock (then its socket is left alone)."""
+        if self.lock_fd is None:
+            self.lock_fd = _take_lock(self.path)
+            if self.lock_fd is None:
+                raise OSError(f"another table service runs on {self.path}")
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=MAX_LINE)
