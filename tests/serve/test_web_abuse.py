@@ -238,6 +238,7 @@ def test_unfinished_connections_are_capped_and_timed_out_and_a_real_login_gets_i
         try:
             # 300 unfinished connections from 15 addresses (20 each): over 16 per address and 128 in all.
             held = [await unfinished(served.port, f"127.0.0.{50 + i % 15}") for i in range(300)]
+            await asyncio.sleep(1.2)  # they are old now: the next connections make room
             t0 = time.monotonic()
             status, _page = await post_login(base, "alice", "secret", source="127.0.0.1")
             took = time.monotonic() - t0
@@ -266,3 +267,47 @@ def test_unfinished_connections_are_capped_and_timed_out_and_a_real_login_gets_i
     assert closed >= 300 - 128  # the oldest were closed to make room
     assert 0 <= unfinished_now <= 128 and 0 <= most_from_one <= 16 and 0 <= open_now <= 128
     assert timed_out and 0.5 <= waited < 4.0
+
+
+# --------------------------------------------------------------------------- finding 13: warm app starts
+
+def test_web_apps_are_forked_warm_and_end_with_their_websocket(monkeypatch):
+    from webclient import first_frames
+
+    from tui.serve.web import ForkedApp, UserAppService
+
+    add_password("alice", "secret")
+    started: list[object] = []
+    real = UserAppService._open_app_process
+
+    async def spy(self, width=80, height=24):
+        process = await real(self, width, height)
+        started.append(process)
+        return process
+
+    async def scenario():
+        served = await start_web_server("127.0.0.1", 0, tables=False)
+        base = f"http://127.0.0.1:{served.port}"
+        try:
+            forks = served.server.forks
+            assert forks is not None
+            deadline = time.monotonic() + 90
+            while not forks.ready and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            assert forks.ready
+            s = await logged_in(base)
+            t0 = time.monotonic()
+            async with s.ws_connect(base + "/ws?width=100&height=30") as ws:
+                got = await first_frames(ws, b"Hidden-information", 30)
+                took = time.monotonic() - t0
+                assert b"Hidden-information" in got
+            process = started[0]
+            assert isinstance(process, ForkedApp)
+            await asyncio.wait_for(process.wait(), 10)  # the app ended with its websocket
+            await s.close()
+            return took
+        finally:
+            await served.close()
+
+    monkeypatch.setattr(UserAppService, "_open_app_process", spy)
+    assert run(scenario(), 150) < 20

@@ -25,8 +25,11 @@ import contextlib
 import html
 import ipaddress
 import logging
+import os
 import secrets
 import shlex
+import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -50,6 +53,7 @@ from tui.serve.auth import (
     user_name_problem,
 )
 from tui.serve.auth import log as auth_log
+from tui.serve.forkserver import ForkedChild, ForkServer, ForkServerError
 from tui.serve.limits import clamp_terminal_size
 from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords, until_stopped
 
@@ -172,12 +176,82 @@ class Sessions:
         return entry[0]
 
 
-class UserAppService(AppService):
-    """textual-serve's app process, started with the logged-in user's name and the tables socket."""
+class ForkedApp:
+    """An app forked by the fork server on one end of a socketpair, shaped as the asyncio
+    ``Process`` textual-serve's :class:`AppService` drives (``stdin``, ``stdout``, ``wait()``...).
 
-    def __init__(self, command: str, *, env: dict[str, str], **kw) -> None:
+    The app's stdin, stdout and stderr are the socket (the fork server makes them so); it runs
+    Textual's web driver (the fork server was started with ``TEXTUAL_DRIVER`` set to it).
+    """
+
+    def __init__(self, child: ForkedChild, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.pid = child.pid
+        self._child = child
+        self.stdout = reader
+        self.stdin = writer
+        self.stderr = asyncio.StreamReader()
+        self.stderr.feed_eof()
+        self._transport = writer.transport  # closed by UserAppService.stop
+
+    @property
+    def returncode(self) -> int | None:
+        return self._child.returncode
+
+    async def wait(self) -> int:
+        return await self._child.wait()
+
+    def _signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)  # the child is a session leader: its whole group
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+
+def web_app_env(width: int = 80, height: int = 24) -> dict[str, str]:
+    """What textual-serve gives an app process: Textual's web driver and the page's size."""
+    return AppService("", write_bytes=_nothing, write_str=_nothing, close=_nothing,  # type: ignore[arg-type]
+                      download_manager=None)._build_environment(width, height)  # type: ignore[arg-type]
+
+
+async def _nothing(*_a: object) -> None:
+    return None
+
+
+class UserAppService(AppService):
+    """textual-serve's app process, started with the logged-in user's name and the tables socket.
+
+    With a ready fork server (``forks``) the app is forked from it, warm (about a tenth of the
+    CPU of a fresh interpreter: twenty users arriving at once see the lobby in seconds, not a
+    minute); otherwise it is started as textual-serve does.
+    """
+
+    def __init__(self, command: str, *, env: dict[str, str], forks: ForkServer | None = None, **kw) -> None:
         super().__init__(command, **kw)
         self.extra_env = env
+        self.forks = forks
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
+        forks = self.forks
+        if forks is None or not forks.ready:
+            return await super()._open_app_process(width, height)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            env = self._build_environment(width=width, height=height)
+            env.pop("UNMASK_SERVE_PTY", None)  # a socket, not a pty
+            child = await forks.launch(theirs.fileno(), env, [])
+        except (ForkServerError, OSError):
+            ours.close()
+            return await super()._open_app_process(width, height)
+        finally:
+            theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=ours, limit=1 << 20)
+        self._process = process = ForkedApp(child, reader, writer)  # type: ignore[assignment]
+        self._stdin = writer
+        return process
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
@@ -255,6 +329,7 @@ class PasswordServer(Server):
         self.trusted_proxies = parse_proxies(trusted_proxies)
         self.guard = AuthGuard(self._users, limits)
         self.body_timeout = DEFAULT_BODY_TIMEOUT
+        self.forks: ForkServer | None = None  # warm app starts (start_web_server(warm=True))
 
     def _users(self) -> dict[str, dict]:
         try:
@@ -342,7 +417,8 @@ class PasswordServer(Server):
         service: AppService | None = None
         try:
             await websocket.prepare(request)
-            service = UserAppService(self.command, env=self.app_env(user), write_bytes=websocket.send_bytes,
+            service = UserAppService(self.command, env=self.app_env(user), forks=self.forks,
+                                     write_bytes=websocket.send_bytes,
                                      write_str=websocket.send_str, close=websocket.close,
                                      download_manager=self.download_manager, debug=self.debug)
             await service.start(*clamp_terminal_size(_size(request.query.get("width"), 80),
@@ -505,6 +581,8 @@ class WebServer:
         if self.listener is not None:
             self.listener.close()
         await self.runner.cleanup()
+        if self.server.forks is not None:
+            await self.server.forks.close()
         self.server.guard.close()
         close_auth_log()
         if self.tables is not None:
@@ -555,10 +633,12 @@ class ConnectionLimiter:
 
     A connection is *unfinished* until its first request's headers are in (aiohttp closes it
     after ``header_timeout`` s). At most ``max_unfinished_per_address`` unfinished connections per
-    address and ``max_unfinished`` in all: over either cap the *oldest* unfinished one is closed to
-    make room (a browser sends its headers at once, so it is never the oldest for long, and a real
-    login gets in however many idle connections others hold). At most ``max_connections`` in all;
-    a connection over that is refused at once.
+    address and ``max_unfinished`` in all: over either cap the *oldest* unfinished ones are closed to
+    make room, if they are older than ``min_age`` (a browser sends its headers at once, so it is
+    never the oldest for long, and a real login gets in however many idle connections others
+    hold; twenty players arriving together behind one address are not closed before the server
+    has read them). At most ``max_connections`` in all: over that the oldest unfinished one is
+    closed, or, if none, the new one refused.
     """
 
     def __init__(self, factory: Callable[[], asyncio.Protocol], max_connections: int,
@@ -567,6 +647,7 @@ class ConnectionLimiter:
         self.max_connections = max(1, max_connections)
         self.max_unfinished = max(1, max_unfinished)
         self.max_per_address = max(1, max_unfinished_per_address)
+        self.min_age = 1.0  # s: an unfinished connection younger than this is never closed for room
         self.open: set[_Connection] = set()
         self.unfinished: dict[str, list[_Connection]] = {}  # address -> oldest first
         self.evicted = 0
@@ -593,22 +674,32 @@ class ConnectionLimiter:
                 del self.unfinished[conn.address]
         conn.pending = False
 
+    def _oldest(self) -> _Connection | None:
+        firsts = [v[0] for v in self.unfinished.values() if v]
+        return min(firsts, key=lambda c: c.opened) if firsts else None
+
     def admit(self, conn: _Connection) -> bool:
+        """Room for ``conn``: old unfinished connections over the caps are closed first."""
+        old = time.monotonic() - self.min_age  # younger ones may just not have been read yet
         if len(self.open) >= self.max_connections:
-            self.refused += 1
-            if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
-                log.warning("unmask web: %d connections open (the cap): refused one from %s (%d refused so far)",
-                            len(self.open), conn.address, self.refused)
-            return False
-        mine = self.unfinished.setdefault(conn.address, [])
-        if len(mine) >= self.max_per_address:
+            victim = self._oldest()
+            if victim is None:
+                self.refused += 1
+                if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+                    log.warning("unmask web: %d connections open (the cap): refused one from %s "
+                                "(%d refused so far)", len(self.open), conn.address, self.refused)
+                return False
+            self._evict(victim)
+        mine = self.unfinished.get(conn.address, [])
+        while len(mine) >= self.max_per_address and mine[0].opened <= old:
             self._evict(mine[0])
-            mine = self.unfinished.setdefault(conn.address, [])
-        if self.unfinished_count >= self.max_unfinished:
-            oldest = min((v[0] for v in self.unfinished.values() if v), key=lambda c: c.opened)
-            self._evict(oldest)
-            mine = self.unfinished.setdefault(conn.address, [])
-        mine.append(conn)
+            mine = self.unfinished.get(conn.address, [])
+        while self.unfinished_count >= self.max_unfinished:
+            victim = self._oldest()
+            if victim is None or victim.opened > old:
+                break
+            self._evict(victim)
+        self.unfinished.setdefault(conn.address, []).append(conn)
         self.open.add(conn)
         return True
 
@@ -636,13 +727,16 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            trusted_proxies: Iterable[str] | None = None,
                            header_timeout: float = DEFAULT_HEADER_TIMEOUT, body_timeout: float = DEFAULT_BODY_TIMEOUT,
                            max_connections: int = DEFAULT_MAX_CONNECTIONS, max_unfinished: int = DEFAULT_MAX_UNFINISHED,
-                           max_unfinished_per_address: int = DEFAULT_MAX_UNFINISHED_PER_ADDRESS) -> WebServer:
+                           max_unfinished_per_address: int = DEFAULT_MAX_UNFINISHED_PER_ADDRESS,
+                           warm: bool = True) -> WebServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     ``limits`` set how guessing is slowed (as for ``serve ssh``; ``max_auth_tries`` does not apply:
     HTTP has no login connection). ``trusted_proxies``: peers whose ``X-Forwarded-For`` is believed.
     ``header_timeout`` / ``body_timeout``: seconds a client has to send a request's headers (and to
     wait idle between requests) / a login form's body; the connection caps: :class:`ConnectionLimiter`.
+    With ``warm`` (and the default ``command``) app processes are forked from a warm fork server
+    (:mod:`tui.serve.forkserver`, started here with Textual's web driver) once it is ready.
 
     With ``tables`` (the default) every app opens on the lobby of the shared tables: the table
     service of ``unmask serve ssh`` if one runs on this data dir, else one started here.
@@ -676,6 +770,13 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
             await service.close()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
     server.body_timeout = body_timeout
+    if warm and command is None:
+        env = web_app_env()
+        for name in ("UNMASK_USER", "UNMASK_SSH_USER", "UNMASK_SERVE_PTY", "COLUMNS", "ROWS", "LINES"):
+            env.pop(name, None)
+        env["PYTHONIOENCODING"] = "utf-8"
+        server.forks = ForkServer(env)
+        server.forks.start()
     real_port = listener.sockets[0].getsockname()[1] if listener.sockets else port
     return WebServer(server, runner, host, real_port, service, listener, limiter)
 
