@@ -3,7 +3,8 @@
 Method
 ------
 The server runs in its own process as ``unmask serve web`` runs it (default flags: shared tables
-on, sessions and per-user caps, auth limits), with a temporary data dir holding ``--users``
+on, sessions and per-user caps, auth limits), and the arrival starts once it has announced its
+fork server warm (``--cold``: at once), with a temporary data dir holding ``--users``
 accounts (``user00``.. with one password). All N clients start at the same instant, all from
 127.0.0.1 (as players behind one NAT); each posts the login form (the **login** time: post →
 the session cookie), then opens the websocket (100x30) and reads the app's output until the
@@ -57,6 +58,17 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def _wait_warm(data: str, timeout: float) -> float:
+    """Seconds until the server announced its fork server warm (nan if it did not in ``timeout``)."""
+    t0 = time.monotonic()
+    path = Path(data) / "announced"
+    while time.monotonic() - t0 < timeout:
+        if path.exists() and "warm" in path.read_text():
+            return time.monotonic() - t0
+        await asyncio.sleep(0.1)
+    return float("nan")
 
 
 async def _wait_port(port: int, timeout: float = 30) -> None:
@@ -192,8 +204,10 @@ async def main(args: argparse.Namespace) -> None:
     server.start()
     await _wait_port(port)
     base = f"http://127.0.0.1:{port}"
+    warm = await _wait_warm(data, 0 if args.cold else 180)
     print(f"unmask serve web, default flags; {args.users} users at once from one address (os.cpu_count()="
-          f"{os.cpu_count()})")
+          f"{os.cpu_count()}, load {os.getloadavg()[0]:.1f}); "
+          + ("cold: not waiting for the fork server" if args.cold else f"fork server warm after {warm:.1f} s"))
     logins, lobbies, admitted, clients = await arrive(base, args.users)
     print(f"admitted {admitted}/{args.users}")
     if logins:
@@ -237,4 +251,5 @@ if __name__ == "__main__":
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--gap", type=float, default=0.3)
     parser.add_argument("--no-tables-flood", action="store_true")
+    parser.add_argument("--cold", action="store_true", help="do not wait for the fork server to be warm")
     asyncio.run(main(parser.parse_args()))

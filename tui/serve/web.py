@@ -793,7 +793,19 @@ def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_f
                                         limits=limits, trusted_proxies=trusted_proxies, **caps)  # type: ignore[arg-type]
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
+        forks = served.server.forks
+
+        async def say_warm() -> None:
+            for _ in range(1200):
+                if forks is None or forks.ready:
+                    break
+                await asyncio.sleep(0.1)
+            if forks is not None and forks.ready:
+                announce("unmask: warm (app processes start forked from a warm one)")
+
+        warm_task = asyncio.get_running_loop().create_task(say_warm())
         await until_stopped()
+        warm_task.cancel()
         announce("unmask: stopping…")
         await served.close()
 
