@@ -14,8 +14,9 @@ not admitted).
 
 Then, unless ``--no-tables-flood``, the **seated player's key → screen** figure: one user opens a
 new Clue table from the lobby (``n``) and presses Tab every ``--gap`` s, ``--presses`` times alone
-and as many times while another user creates tables as fast as the table service allows (over its
-socket, as an app would); the median of each and the ratio.
+and as many times while tables are created as fast as the table service allows, for all the users
+in turn (over its socket, as an app would; each user until the per-user cap refuses), with their
+bots playing; the median of each and the ratio.
 
 Usage: ``python benchmarks/web_load.py [--users N] [--presses K] [--gap S]``.
 """
@@ -173,14 +174,15 @@ async def arrive(base: str, users: int) -> tuple[list[float], list[float], int, 
     return logins, lobbies, len(lobbies), clients
 
 
-async def flood_tables(sock: str, stop: asyncio.Event, made: list[int]) -> None:
-    """Create tables over the service's socket as fast as it answers (a human and two bots each)."""
+async def flood_tables(sock: str, stop: asyncio.Event, made: list[int], users: int) -> None:
+    """Create tables over the service's socket as fast as it answers (a human and three bots each),
+    for every user in turn: each until the per-user cap refuses them."""
     reader, writer = await asyncio.open_unix_connection(sock, limit=1 << 22)
     n = 0
     while not stop.is_set():
         n += 1
-        writer.write((json.dumps({"op": "create", "id": n, "game": "clue", "user": "user19",
-                                  "seats": ["human", "random", "random"], "config": {}}) + "\n").encode())
+        writer.write((json.dumps({"op": "create", "id": n, "game": "clue", "user": f"user{n % users:02d}",
+                                  "seats": ["human", "random", "random", "random"], "config": {}}) + "\n").encode())
         await writer.drain()
         line = await reader.readline()
         if not line:
@@ -224,7 +226,7 @@ async def main(args: argparse.Namespace) -> None:
         quiet = [await _gap(seated, args.gap) for _ in range(args.presses)]
         stop = asyncio.Event()
         made = [0, 0]
-        flood = asyncio.create_task(flood_tables(str(Path(data) / "tables.sock"), stop, made))
+        flood = asyncio.create_task(flood_tables(str(Path(data) / "tables.sock"), stop, made, args.users))
         loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
         stop.set()
         await flood
