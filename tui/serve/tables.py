@@ -29,8 +29,9 @@ file moves to ``served/archive/`` (kept on disk) and it leaves the list. An unfi
 nobody has played at (no move, no one sitting down) for ``idle_after`` seconds (three days by
 default; ``UNMASK_IDLE_TABLE_AFTER``) is archived the same way, and one user may have made at
 most ``max_per_user`` unfinished tables (5; ``UNMASK_MAX_TABLES_PER_USER``), so no account can
-fill the lobby. Bots think in a small pool of niced threads (``BOT_THREADS``), never on the
-service's event loop.
+fill the lobby; one connection makes at most one table per ``CREATE_GAP`` (0.25 s). Bots think
+in a niced thread (``BOT_THREADS``), never on the service's event loop; saves are atomic but not
+fsynced (they survive ``kill -9``, and never make the loop wait for the disk).
 
 Every game with a play screen can be played (``game`` defaults to ``"clue"``; the config and
 the seats' bot names are checked by the engine and ``solvers.bots``). A connection sees only the
@@ -76,7 +77,8 @@ END_PUBLIC = {"clue": "hand"}
 ARCHIVE_AFTER = 24 * 3600.0
 IDLE_AFTER = 72 * 3600.0
 MAX_PER_USER = 5
-BOT_THREADS = 2
+BOT_THREADS = 1  # one: bot threads share the GIL with the loop that copies players' bytes
+CREATE_GAP = 0.25  # s between two tables made over one connection (a person makes a table in seconds)
 LOCK_SUFFIX = ".lock"  # tables.sock.lock: held by the service listening on tables.sock
 NAME_LIMIT = 20
 
@@ -253,6 +255,7 @@ class TableService:
         self.tables: dict[str, Shared] = {}
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._last_create: dict[asyncio.StreamWriter, float] = {}
         self._archiver: asyncio.Task | None = None
         self._load()
 
@@ -290,7 +293,9 @@ class TableService:
                            ("serve_finished_at", shared.finished_at), ("serve_touched", shared.touched)):
             if value is not None:
                 session.extra[key] = value
-        atomic_write_json(tables_dir() / f"{shared.id}.json", session.to_json())
+        # no fsync: a save survives kill -9 of the server (the page is the kernel's) and never
+        # makes the loop that copies players' bytes wait for the disk (a hundred tables of bots)
+        atomic_write_json(tables_dir() / f"{shared.id}.json", session.to_json(), fsync=False)
 
     def _rename(self, shared: Shared) -> bool:
         """Name every owned human seat after its owner; the table is replayed (same deal, same moves)."""
@@ -480,6 +485,7 @@ class TableService:
                     await writer.drain()
         finally:
             self._writers.discard(writer)
+            self._last_create.pop(writer, None)
             if joined is not None:
                 joined.watchers.pop(writer, None)
             writer.close()
@@ -489,6 +495,10 @@ class TableService:
         if op == "list":
             _send(writer, {"op": "tables", "id": rid, "tables": [s.summary() for s in self.tables.values()]})
         elif op == "create":
+            wait = self._last_create.get(writer, 0.0) + CREATE_GAP - time.monotonic()
+            if wait > 0:  # a flood of creates from one app process cannot keep the loop busy
+                await asyncio.sleep(wait)
+            self._last_create[writer] = time.monotonic()
             try:
                 seats = msg.get("seats")
                 user = msg.get("user")
