@@ -2,9 +2,10 @@
 
 The passwords file holds a salted scrypt hash per user (:func:`add_password`). Checking one
 costs ~50 ms of CPU on purpose, so the servers never hash on their event loop: :class:`AuthGuard`
-runs the hash in a small thread pool (``hash_workers`` threads, niced so that the app
-processes of seated players win the CPU) and in front of it keeps, per source address and per
-user name, a count of recent failures:
+runs the hash in a small thread pool (``hash_workers`` threads; for a try after a failure a
+niced one, so that the app processes of seated players win the CPU over a guesser, while real
+players arriving together are not starved by the apps they start) and in front of it keeps, per
+source address and per user name, a count of recent failures:
 
 - after a failure the next try for that address or name waits ``fail_delay`` seconds, doubling
   with each further failure up to ``max_fail_delay`` (as Dovecot does); tries from one address
@@ -252,7 +253,7 @@ class AuthLimits:
     max_fail_delay: float = 15.0     # ... doubling per failure up to this
     lockout_failures: int = 10       # failures (per address or per name) that lock it out ...
     lockout_time: float = 600.0      # ... for this long (s); counts are forgotten as long after the last failure
-    hash_workers: int = 1            # password hashes computed at once (threads, niced)
+    hash_workers: int = 1            # password hashes computed at once, clean tries and (niced) after failures
 
 
 GUARD_FILE = "auth_guard.json"
