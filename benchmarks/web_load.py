@@ -16,7 +16,9 @@ Then, unless ``--no-tables-flood``, the **seated player's key → screen** figur
 new Clue table from the lobby (``n``) and presses Tab every ``--gap`` s, ``--presses`` times alone
 and as many times while tables are created as fast as the table service allows, for all the users
 in turn (over its socket, as an app would; each user until the per-user cap refuses), with their
-bots playing; the median of each and the ratio.
+bots playing; then while another user's page sends ``resize`` messages as fast as its websocket
+takes them; then while 12 connections that never finish their headers are held; the median of
+each and its ratio to the quiet one.
 
 Usage: ``python benchmarks/web_load.py [--users N] [--presses K] [--gap S]``.
 """
@@ -216,30 +218,60 @@ async def main(args: argparse.Namespace) -> None:
         print(f"login  median {statistics.median(logins):6.2f} s  worst {max(logins):6.2f} s")
     if lobbies:
         print(f"lobby  median {statistics.median(lobbies):6.2f} s  worst {max(lobbies):6.2f} s")
-    if not args.no_tables_flood and clients and LOBBY in clients[0].seen:
-        seated = clients[0]
-        for c in clients[1:]:
+    if not args.no_tables_flood and len(clients) > 1 and LOBBY in clients[0].seen:
+        seated, other = clients[0], clients[1]
+        for c in clients[2:]:
             await c.close()
         await seated.quiet(0.5)
         await seated.press("n")
         await seated.quiet(1.0, 30)
         quiet = [await _gap(seated, args.gap) for _ in range(args.presses)]
+        q = statistics.median(quiet)
+        print(f"seated key->screen median quiet {q * 1000:6.1f} ms (worst {max(quiet) * 1000:.0f} ms)")
         stop = asyncio.Event()
         made = [0, 0]
         flood = asyncio.create_task(flood_tables(str(Path(data) / "tables.sock"), stop, made, args.users))
         loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
         stop.set()
         await flood
-        q, m = statistics.median(quiet), statistics.median(loaded)
-        print(f"seated key->screen median quiet {q * 1000:6.1f} ms, while tables are created "
-              f"{m * 1000:6.1f} ms ({m / q:.2f}x); tables made {made[0]}, refused {made[1]}; "
-              f"worst under load {max(loaded) * 1000:.0f} ms")
+        _report("while tables are created", q, loaded, f"; tables made {made[0]}, refused {made[1]}")
+        stop = asyncio.Event()
+        sent = [0]
+        flood = asyncio.create_task(flood_resizes(other, stop, sent))
+        loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
+        stop.set()
+        await flood
+        _report("while another user floods resizes", q, loaded, f"; {sent[0]} resize messages sent")
+        held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(12)]
+        for _r, w in held:  # twelve connections that never finish their headers
+            w.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
+        for _r, w in held:
+            w.close()
+        _report("while 12 unfinished connections are held", q, loaded, "")
         await seated.close()
+        await other.close()
     else:
         for c in clients:
             await c.close()
     server.terminate()
     server.join(10)
+
+
+def _report(what: str, quiet: float, loaded: list[float], extra: str) -> None:
+    m = statistics.median(loaded)
+    print(f"seated key->screen median {what} {m * 1000:6.1f} ms ({m / quiet:.2f}x quiet), "
+          f"worst {max(loaded) * 1000:.0f} ms{extra}")
+
+
+async def flood_resizes(c: Client, stop: asyncio.Event, sent: list[int]) -> None:
+    """Window changes from another user's page as fast as its websocket takes them."""
+    assert c.ws is not None
+    while not stop.is_set():
+        sent[0] += 1
+        await c.ws.send_json(["resize", {"width": 100 + sent[0] % 2, "height": 30 + sent[0] % 2}])
+        if sent[0] % 50 == 0:
+            await asyncio.sleep(0)
 
 
 async def _gap(c: Client, gap: float) -> float:

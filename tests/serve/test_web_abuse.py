@@ -96,10 +96,17 @@ def test_every_websocket_resize_is_clamped_and_a_dead_app_frees_its_slot():
                         ["resize", [1, 2]], ["resize"], "not a list", ["resize", {"width": 90, "height": 0}]):
                 await ws.send_str(json.dumps(msg))
             await ws.send_str("{not json")
-            await ws.send_json(["resize", {"width": 100, "height": 30}])
-            sizes = [(m["width"], m["height"]) for m in await metas(ws, 3) if m.get("type") == "resize"]
+            sizes = [(m["width"], m["height"]) for m in await metas(ws, 2) if m.get("type") == "resize"]
             # The bad messages changed nothing and did not end the session.
-            assert sizes == [(500, 200), (90, 1), (100, 30)]
+            assert sizes == [(500, 200), (90, 1)]
+            for width in range(120, 140):  # a drag: the sizes reach the app thinned, the last one surely
+                await ws.send_json(["resize", {"width": width, "height": 40}])
+            dragged: list[tuple[int, int]] = []
+            while (139, 40) not in dragged:
+                got = await metas(ws, 1)
+                assert got, dragged
+                dragged += [(m["width"], m["height"]) for m in got]
+            assert len(dragged) < 20 and dragged[-1] == (139, 40)
             assert served.server.live == {"alice": 1}
             await ws.send_json(["stdin", "die"])  # the app process ends by itself
             closed = await ws.receive(timeout=10)

@@ -74,6 +74,8 @@ DEFAULT_MAX_CONNECTIONS = 512  # TCP connections in all (each is a file descript
 DEFAULT_MAX_UNFINISHED = 128  # connections without a complete request yet, in all ...
 DEFAULT_MAX_UNFINISHED_PER_ADDRESS = 16  # ... and per address (the oldest is closed to make room)
 MAX_LOGIN_BODY = 16 * 1024
+MESSAGES_PER_SECOND = 200  # from one page (keys, pastes, sizes); more wait, and TCP slows the page
+RESIZE_GAP = 0.05  # s: at most one size per this to the app (the latest; a drag sends dozens)
 # Without --public-url the page names its websocket relatively: this makes it absolute from the
 # browser's own address (old browsers need ws:// or wss://), never from the request's Host header.
 WS_FROM_LOCATION = """<script>(function () {
@@ -441,30 +443,65 @@ class PasswordServer(Server):
         """The page's messages to its app, as textual-serve passes them, but every size clamped.
 
         A ``resize`` to 32000×32000 would make the app allocate gigabytes; a message that is not
-        what the page sends is dropped (the session goes on).
+        what the page sends is dropped (the session goes on). Sizes reach the app at most every
+        ``RESIZE_GAP`` (the latest one), and a page sending more than ``MESSAGES_PER_SECOND``
+        is read more slowly, so one user's flood cannot take the CPU from the others.
         """
-        async for message in websocket:
-            if message.type != aiohttp.WSMsgType.TEXT:
-                continue
-            try:
-                envelope = message.json()
-            except ValueError:
-                continue
-            if not isinstance(envelope, list) or len(envelope) < 1:
-                continue
-            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-            if kind == "stdin" and isinstance(data, str):
-                await app_service.send_bytes(data.encode("utf-8", "replace"))
-            elif kind == "resize":
-                size = _resize(data)
-                if size is not None:
-                    await app_service.set_terminal_size(*size)
-            elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
-                await websocket.send_json(["pong", data])
-            elif kind == "blur":
-                await app_service.blur()
-            elif kind == "focus":
-                await app_service.focus()
+        loop = asyncio.get_running_loop()
+        budget, refilled = float(MESSAGES_PER_SECOND), loop.time()
+        last_resize = -RESIZE_GAP
+        pending: list[tuple[int, int]] = []  # the latest size not sent yet
+        later: asyncio.TimerHandle | None = None
+        sending: set[asyncio.Task] = set()
+
+        def send_pending() -> None:
+            nonlocal last_resize, later
+            later = None
+            if pending:
+                last_resize = loop.time()
+                task = loop.create_task(app_service.set_terminal_size(*pending.pop()))
+                sending.add(task)
+                task.add_done_callback(sending.discard)
+
+        try:
+            async for message in websocket:
+                now = loop.time()  # a token bucket: a flood waits here, and TCP slows the page down
+                budget = min(float(MESSAGES_PER_SECOND), budget + (now - refilled) * MESSAGES_PER_SECOND)
+                refilled = now
+                budget -= 1
+                if budget < 0:
+                    await asyncio.sleep(-budget / MESSAGES_PER_SECOND)
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = message.json()
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or len(envelope) < 1:
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                if kind == "stdin" and isinstance(data, str):
+                    await app_service.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize":
+                    size = _resize(data)
+                    if size is None:
+                        continue
+                    pending[:] = [size]  # only the latest counts: a dragged window sends dozens
+                    wait = last_resize + RESIZE_GAP - loop.time()
+                    if wait <= 0:
+                        send_pending()
+                    elif later is None:
+                        later = loop.call_later(wait, send_pending)
+                    continue
+                elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
+        finally:
+            if later is not None:
+                later.cancel()
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
