@@ -16,9 +16,9 @@ Then, unless ``--no-tables-flood``, the **seated player's key → screen** figur
 new Clue table from the lobby (``n``) and presses Tab every ``--gap`` s, ``--presses`` times alone
 and as many times while tables are created as fast as the table service allows, for all the users
 in turn (over its socket, as an app would; each user until the per-user cap refuses), with their
-bots playing; then while another user's page sends ``resize`` messages as fast as its websocket
-takes them; then while 12 connections that never finish their headers are held; the median of
-each and its ratio to the quiet one.
+bots playing (measured last: those bots go on playing); before it, while another user's page
+sends ``resize`` messages as fast as its websocket takes them, and while 12 connections that
+never finish their headers are held; the median of each and its ratio to the quiet one.
 
 Usage: ``python benchmarks/web_load.py [--users N] [--presses K] [--gap S]``.
 """
@@ -229,13 +229,6 @@ async def main(args: argparse.Namespace) -> None:
         q = statistics.median(quiet)
         print(f"seated key->screen median quiet {q * 1000:6.1f} ms (worst {max(quiet) * 1000:.0f} ms)")
         stop = asyncio.Event()
-        made = [0, 0]
-        flood = asyncio.create_task(flood_tables(str(Path(data) / "tables.sock"), stop, made, args.users))
-        loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
-        stop.set()
-        await flood
-        _report("while tables are created", q, loaded, f"; tables made {made[0]}, refused {made[1]}")
-        stop = asyncio.Event()
         sent = [0]
         flood = asyncio.create_task(flood_resizes(other, stop, sent))
         loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
@@ -249,6 +242,13 @@ async def main(args: argparse.Namespace) -> None:
         for _r, w in held:
             w.close()
         _report("while 12 unfinished connections are held", q, loaded, "")
+        stop = asyncio.Event()
+        made = [0, 0]
+        flood = asyncio.create_task(flood_tables(str(Path(data) / "tables.sock"), stop, made, args.users))
+        loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
+        stop.set()
+        await flood
+        _report("while tables are created", q, loaded, f"; tables made {made[0]}, refused {made[1]}")
         await seated.close()
         await other.close()
     else:
