@@ -386,6 +386,14 @@ serve_app = typer.Typer(help="Host unmask for others: over SSH, or in a browser 
 app.add_typer(serve_app, name="serve")
 
 
+def _set_table_caps(per_user: int, idle_hours: float) -> None:
+    """The table service reads these when it starts (whichever server starts it)."""
+    import os
+
+    os.environ["UNMASK_MAX_TABLES_PER_USER"] = str(per_user)
+    os.environ["UNMASK_IDLE_TABLE_AFTER"] = str(idle_hours * 3600)
+
+
 def _set_archive_after(hours: float) -> None:
     """The table service reads ``UNMASK_ARCHIVE_AFTER`` (seconds) when it starts."""
     import os
@@ -473,6 +481,18 @@ def serve_web_cmd(
     trusted_proxy: Annotated[list[str] | None, typer.Option(metavar="ADDR",
         help="Address of a reverse proxy whose X-Forwarded-For names the client (repeatable; "
              "without it the header is ignored).")] = None,
+    header_timeout: Annotated[float, typer.Option(
+        help="Seconds a connection has to send a request's headers (and may idle between requests).")] = 10.0,
+    body_timeout: Annotated[float, typer.Option(help="Seconds a login form's body may take to arrive.")] = 10.0,
+    max_connections: Annotated[int, typer.Option(help="Most TCP connections at once.")] = 512,
+    max_unfinished: Annotated[int, typer.Option(
+        help="Most connections without a complete request yet (the oldest is closed to make room).")] = 128,
+    max_unfinished_per_address: Annotated[int, typer.Option(
+        help="The same, per client address.")] = 16,
+    max_tables_per_user: Annotated[int, typer.Option(
+        help="Most unfinished tables one user may have made.")] = 5,
+    idle_table_hours: Annotated[float, typer.Option(
+        help="Hours an unfinished table may go without a move before it is archived.")] = 72.0,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
     from tui.serve.auth import AuthLimits
@@ -480,14 +500,20 @@ def serve_web_cmd(
     from tui.serve.web import serve_web
 
     _set_archive_after(archive_after)
-    if min(lockout_failures, max_sessions, max_per_user) < 1 or min(fail_delay, max_fail_delay, lockout_time) < 0:
-        _fail("The counts must be at least 1 and the times at least 0.")
+    counts = (lockout_failures, max_sessions, max_per_user, max_connections, max_unfinished,
+              max_unfinished_per_address, max_tables_per_user)
+    times = (fail_delay, max_fail_delay, lockout_time, idle_table_hours)
+    if min(counts) < 1 or min(times) < 0 or min(header_timeout, body_timeout) <= 0:
+        _fail("The counts must be at least 1, the timeouts more than 0 and the other times at least 0.")
+    _set_table_caps(max_tables_per_user, idle_table_hours)
     limits = AuthLimits(fail_delay=fail_delay, max_fail_delay=max_fail_delay, lockout_failures=lockout_failures,
                         lockout_time=lockout_time)
     try:
         serve_web(host=host, port=port, passwords_file=passwords_file, public_url=public_url, tables=shared_tables,
                   max_sessions=max_sessions, max_per_user=max_per_user, limits=limits,
-                  trusted_proxies=trusted_proxy, announce=typer.echo)
+                  trusted_proxies=trusted_proxy, announce=typer.echo, header_timeout=header_timeout,
+                  body_timeout=body_timeout, max_connections=max_connections, max_unfinished=max_unfinished,
+                  max_unfinished_per_address=max_unfinished_per_address)
     except ServeError as e:
         _fail(str(e))
 
@@ -515,6 +541,27 @@ def serve_passwd(
         _fail(str(e))
         return
     typer.echo(f"Password for {user} saved in {path}.")
+
+
+@serve_app.command("unlock")
+def serve_unlock(
+    who: Annotated[str, typer.Argument(help="A user name, or an IP address, to let log in again.")],
+) -> None:
+    """Clear a user's (or an address's) failed logins and lockout, for 'serve ssh' and 'serve web' at once.
+
+    Running servers on this data dir see it before their next login check; no restart needed.
+    """
+    from tui.serve.auth import ServeError, unlock
+
+    try:
+        cleared = unlock(who)
+    except ServeError as e:
+        _fail(str(e))
+        return
+    if cleared:
+        typer.echo(f"Unlocked {', '.join(cleared)}: the failed logins are forgotten.")
+    else:
+        typer.echo(f"{who} had no failed logins to forget; nothing was locked.")
 
 
 def main() -> None:

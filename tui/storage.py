@@ -106,7 +106,9 @@ def _path_for(session_id: str) -> Path:
     return path
 
 
-def atomic_write_json(path: Path, data: object) -> None:
+def atomic_write_json(path: Path, data: object, *, fsync: bool = True) -> None:
+    """Write ``data`` to ``path`` whole or not at all; ``fsync=False`` survives a killed process
+    (the kernel keeps the page) but not a power cut, and costs no disk wait (the shared tables)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -114,7 +116,8 @@ def atomic_write_json(path: Path, data: object) -> None:
             json.dump(data, f, indent=1, ensure_ascii=False)
             f.write("\n")
             f.flush()
-            os.fsync(f.fileno())
+            if fsync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -25,7 +25,13 @@ the same), so every view, log line and end screen of every player names them.
 
 Lifecycle: a table is finished when its game is over or its creator ends it; a finished table
 is archived ``archive_after`` seconds later (a day by default; ``UNMASK_ARCHIVE_AFTER``): its
-file moves to ``served/archive/`` (kept on disk) and it leaves the list.
+file moves to ``served/archive/`` (kept on disk) and it leaves the list. An unfinished table
+nobody has played at (no move, no one sitting down) for ``idle_after`` seconds (three days by
+default; ``UNMASK_IDLE_TABLE_AFTER``) is archived the same way, and one user may have made at
+most ``max_per_user`` unfinished tables (5; ``UNMASK_MAX_TABLES_PER_USER``), so no account can
+fill the lobby; one connection makes at most one table per ``CREATE_GAP`` (0.25 s). Bots think
+in a niced thread (``BOT_THREADS``), never on the service's event loop; saves are atomic but not
+fsynced (they survive ``kill -9``, and never make the loop wait for the disk).
 
 Every game with a play screen can be played (``game`` defaults to ``"clue"``; the config and
 the seats' bot names are checked by the engine and ``solvers.bots``). A connection sees only the
@@ -35,17 +41,23 @@ The other games' end screens need only the seat's own final view. A seat belongs
 first user who takes it; that user (by login name) can come back to it.
 
 ``unmask serve ssh`` and ``unmask serve web`` share one service: the first server started in a
-data dir runs it (:func:`start_or_attach`), a second one finds it answering on the socket and
-only hands its path to its app processes.
+data dir runs it (:func:`start_or_attach`), a second one finds it answering on the socket
+and only hands its path to its app processes. "Runs it" is decided by an ``flock`` on
+``tables.sock.lock`` beside the socket, held as long as the service runs: two servers starting in the
+same second cannot both start one, and a server that stops removes the socket only if it holds
+the lock (it is its own).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import fcntl
 import json
 import os
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,12 +75,35 @@ MAX_LINE = 1 << 20
 # Per game, the key of every seat's view its end screen shows once the game is over (public then).
 END_PUBLIC = {"clue": "hand"}
 ARCHIVE_AFTER = 24 * 3600.0
+IDLE_AFTER = 72 * 3600.0
+MAX_PER_USER = 5
+BOT_THREADS = 1  # one: bot threads share the GIL with the loop that copies players' bytes
+CREATE_GAP = 0.25  # s between two tables made over one connection (a person makes a table in seconds)
+LOCK_SUFFIX = ".lock"  # tables.sock.lock: held by the service listening on tables.sock
 NAME_LIMIT = 20
 
 
 def default_archive_after() -> float:
     """Seconds a finished table stays in the lobby: ``UNMASK_ARCHIVE_AFTER`` or a day."""
     return env_seconds("UNMASK_ARCHIVE_AFTER", ARCHIVE_AFTER)
+
+
+def default_idle_after() -> float:
+    """Seconds an unfinished table may go untouched: ``UNMASK_IDLE_TABLE_AFTER`` or three days."""
+    return env_seconds("UNMASK_IDLE_TABLE_AFTER", IDLE_AFTER)
+
+
+def default_max_per_user() -> int:
+    """Unfinished tables one user may have made: ``UNMASK_MAX_TABLES_PER_USER`` or 5."""
+    try:
+        return max(1, int(os.environ.get("UNMASK_MAX_TABLES_PER_USER") or MAX_PER_USER))
+    except ValueError:
+        return MAX_PER_USER
+
+
+def _nice_thread() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 def seat_names(names: list[str], owners: dict[int, str], humans: list[int]) -> list[str]:
@@ -109,11 +144,32 @@ async def start_or_attach(path: Path | None = None) -> tuple[Path, TableService 
     the second finds the first one's service alive and starts none (the first must keep running).
     """
     path = Path(path) if path else socket_path()
-    if await service_alive(path):
-        return path, None
-    service = TableService(path)
-    await service.start()
-    return path, service
+    for _ in range(50):
+        lock = _take_lock(path)
+        if lock is not None:  # ours: no other service runs on this data dir
+            service = TableService(path)
+            service.lock_fd = lock
+            try:
+                await service.start()
+            except BaseException:
+                await service.close()
+                raise
+            return path, service
+        if await service_alive(path):  # another server's service: use it
+            return path, None
+        await asyncio.sleep(0.1)  # it is starting (it holds the lock but does not answer yet)
+    raise OSError(f"the table service on {path} holds its lock but does not answer")
+
+
+def _take_lock(path: Path) -> int | None:
+    """The table service's lock beside ``path`` (an open fd), or None if another process holds it."""
+    fd = os.open(path.with_name(path.name + LOCK_SUFFIX), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def playable() -> tuple[str, ...]:
@@ -153,6 +209,7 @@ class Shared:
     creator: str | None = None
     ended_by: str | None = None
     finished_at: float | None = None  # time.time() when the game ended or the creator ended it
+    touched: float = field(default_factory=time.time)  # time.time() of the last move or sit-down
 
     @property
     def finished(self) -> bool:
@@ -181,7 +238,8 @@ class TableService:
     """Holds the shared tables; ``await start()`` listens on the Unix socket, ``await close()`` stops."""
 
     def __init__(self, path: Path | None = None, bot_delay: float | None = None,
-                 archive_after: float | None = None) -> None:
+                 archive_after: float | None = None, idle_after: float | None = None,
+                 max_per_user: int | None = None) -> None:
         self.path = Path(path) if path else socket_path()
         if bot_delay is None:
             from tui.app import default_bot_delay
@@ -189,9 +247,15 @@ class TableService:
             bot_delay = default_bot_delay()
         self.bot_delay = bot_delay
         self.archive_after = default_archive_after() if archive_after is None else max(0.0, archive_after)
+        self.idle_after = default_idle_after() if idle_after is None else max(0.0, idle_after)
+        self.max_per_user = default_max_per_user() if max_per_user is None else max(1, max_per_user)
+        self.lock_fd: int | None = None  # the data dir's service lock, while this service runs
+        self._bots = concurrent.futures.ThreadPoolExecutor(max_workers=BOT_THREADS, thread_name_prefix="unmask-bot",
+                                                           initializer=_nice_thread)
         self.tables: dict[str, Shared] = {}
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._last_create: dict[asyncio.StreamWriter, float] = {}
         self._archiver: asyncio.Task | None = None
         self._load()
 
@@ -209,6 +273,8 @@ class TableService:
             shared = Shared(path.stem, table, owners, creator=_str_or_none(extra.get("serve_creator")),
                             ended_by=_str_or_none(extra.get("serve_ended_by")))
             finished_at = extra.get("serve_finished_at")
+            touched = extra.get("serve_touched")
+            shared.touched = float(touched) if isinstance(touched, int | float) else path.stat().st_mtime
             if isinstance(finished_at, int | float):
                 shared.finished_at = float(finished_at)
             elif shared.finished:  # finished before this was recorded: since its file last changed
@@ -224,10 +290,12 @@ class TableService:
         session: Session = shared.table.to_session()
         session.extra["serve_owners"] = {str(k): v for k, v in shared.owners.items()}
         for key, value in (("serve_creator", shared.creator), ("serve_ended_by", shared.ended_by),
-                           ("serve_finished_at", shared.finished_at)):
+                           ("serve_finished_at", shared.finished_at), ("serve_touched", shared.touched)):
             if value is not None:
                 session.extra[key] = value
-        atomic_write_json(tables_dir() / f"{shared.id}.json", session.to_json())
+        # no fsync: a save survives kill -9 of the server (the page is the kernel's) and never
+        # makes the loop that copies players' bytes wait for the disk (a hundred tables of bots)
+        atomic_write_json(tables_dir() / f"{shared.id}.json", session.to_json(), fsync=False)
 
     def _rename(self, shared: Shared) -> bool:
         """Name every owned human seat after its owner; the table is replayed (same deal, same moves)."""
@@ -244,11 +312,17 @@ class TableService:
             shared.finished_at = time.time()
 
     def archive_finished(self, now: float | None = None) -> list[str]:
-        """Move the tables finished more than ``archive_after`` ago to ``served/archive/``; their ids."""
+        """Move to ``served/archive/`` the tables finished more than ``archive_after`` ago and the
+        unfinished ones untouched for ``idle_after``; their ids. A table someone watches stays."""
         now = time.time() if now is None else now
         moved = []
         for tid, shared in list(self.tables.items()):
-            if shared.finished_at is None or now - shared.finished_at < self.archive_after or shared.watchers:
+            if shared.watchers:
+                continue
+            if shared.finished_at is not None:
+                if now - shared.finished_at < self.archive_after:
+                    continue
+            elif now - shared.touched < self.idle_after:
                 continue
             src = tables_dir() / f"{tid}.json"
             try:
@@ -264,7 +338,7 @@ class TableService:
 
     async def _archive_loop(self) -> None:
         while True:
-            await asyncio.sleep(max(0.2, min(60.0, self.archive_after / 4)))
+            await asyncio.sleep(max(0.2, min(60.0, self.archive_after / 4, self.idle_after / 4)))
             self.archive_finished()
 
     def end(self, table_id: str, user: str) -> None:
@@ -298,6 +372,11 @@ class TableService:
         unknown = sorted({k for k in seats if k != HUMAN and k not in bots})
         if unknown:
             raise ValueError(f"Unknown {game} bot(s) {', '.join(unknown)}; choose from: {', '.join(bots)}.")
+        if creator:
+            mine = sum(1 for t in self.tables.values() if t.creator == creator and not t.finished)
+            if mine >= self.max_per_user:
+                raise ValueError(f"You already have {mine} unfinished tables (at most {self.max_per_user}): "
+                                 "end one of them first.")
         try:
             table = Table(game, config, secrets.randbelow(2**31) if seed is None else seed, seats)
         except (TypeError, KeyError, AttributeError):
@@ -313,6 +392,7 @@ class TableService:
         return tid
 
     def _changed(self, shared: Shared) -> None:
+        shared.touched = time.time()
         self._mark_finished(shared)
         self._save(shared)
         for writer, seat in list(shared.watchers.items()):
@@ -333,12 +413,13 @@ class TableService:
                 if not shared.table.waiting_for_bot() or shared.ended_by is not None:
                     break
                 try:
-                    await loop.run_in_executor(None, shared.table.step_bot)
+                    await loop.run_in_executor(self._bots, shared.table.step_bot)
                 except Exception:  # a bot bug must not take the server down; the table waits
                     return
             self._changed_no_bots(shared)
 
     def _changed_no_bots(self, shared: Shared) -> None:
+        shared.touched = time.time()
         self._mark_finished(shared)
         self._save(shared)
         for writer, seat in list(shared.watchers.items()):
@@ -347,6 +428,12 @@ class TableService:
     # ------------------------------------------------------------- connections
 
     async def start(self) -> None:
+        """Take the socket's lock and listen on it (replacing a stale socket); OSError if another
+        service holds the lock (then its socket is left alone)."""
+        if self.lock_fd is None:
+            self.lock_fd = _take_lock(self.path)
+            if self.lock_fd is None:
+                raise OSError(f"another table service runs on {self.path}")
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=MAX_LINE)
@@ -367,8 +454,13 @@ class TableService:
                 shared.bot_task.cancel()
         for writer in list(self._writers):
             writer.close()
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        self._bots.shutdown(wait=False, cancel_futures=True)
+        if self.lock_fd is not None or not _held_elsewhere(self.path):  # never another service's socket
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+        if self.lock_fd is not None:
+            os.close(self.lock_fd)
+            self.lock_fd = None
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         joined: Shared | None = None
@@ -393,6 +485,7 @@ class TableService:
                     await writer.drain()
         finally:
             self._writers.discard(writer)
+            self._last_create.pop(writer, None)
             if joined is not None:
                 joined.watchers.pop(writer, None)
             writer.close()
@@ -402,6 +495,10 @@ class TableService:
         if op == "list":
             _send(writer, {"op": "tables", "id": rid, "tables": [s.summary() for s in self.tables.values()]})
         elif op == "create":
+            wait = self._last_create.get(writer, 0.0) + CREATE_GAP - time.monotonic()
+            if wait > 0:  # a flood of creates from one app process cannot keep the loop busy
+                await asyncio.sleep(wait)
+            self._last_create[writer] = time.monotonic()
             try:
                 seats = msg.get("seats")
                 user = msg.get("user")
@@ -424,6 +521,7 @@ class TableService:
             if shared.owners.get(seat) != user:
                 async with shared.lock:
                     shared.owners[seat] = user
+                    shared.touched = time.time()
                     try:
                         renamed = self._rename(shared)
                     except (ValueError, TypeError):  # names the game refuses: keep the old ones
@@ -495,6 +593,15 @@ class TableService:
         if owner is not None and owner != user:
             return f"That seat is {owner}'s."
         return None
+
+
+def _held_elsewhere(path: Path) -> bool:
+    """Whether another service holds the lock of the socket ``path`` (then the socket is its)."""
+    fd = _take_lock(path)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
 
 
 def _str_or_none(value: Any) -> str | None:

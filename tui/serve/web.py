@@ -25,11 +25,14 @@ import contextlib
 import html
 import ipaddress
 import logging
+import os
 import secrets
 import shlex
+import signal
+import socket
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +53,8 @@ from tui.serve.auth import (
     user_name_problem,
 )
 from tui.serve.auth import log as auth_log
+from tui.serve.forkserver import ForkedChild, ForkServer, ForkServerError
+from tui.serve.limits import clamp_terminal_size
 from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords, until_stopped
 
 if TYPE_CHECKING:
@@ -63,6 +68,14 @@ SESSION_SECONDS = 12 * 3600
 OPEN_PATHS = ("/login", "/favicon.ico")
 DEFAULT_MAX_SESSIONS = 20
 DEFAULT_MAX_PER_USER = 4
+DEFAULT_HEADER_TIMEOUT = 10.0  # s to send a request's headers, and idle between requests
+DEFAULT_BODY_TIMEOUT = 10.0  # s to send a login form's body
+DEFAULT_MAX_CONNECTIONS = 512  # TCP connections in all (each is a file descriptor)
+DEFAULT_MAX_UNFINISHED = 128  # connections without a complete request yet, in all ...
+DEFAULT_MAX_UNFINISHED_PER_ADDRESS = 16  # ... and per address (the oldest is closed to make room)
+MAX_LOGIN_BODY = 16 * 1024
+MESSAGES_PER_SECOND = 200  # from one page (keys, pastes, sizes); more wait, and TCP slows the page
+RESIZE_GAP = 0.05  # s: at most one size per this to the app (the latest; a drag sends dozens)
 # Without --public-url the page names its websocket relatively: this makes it absolute from the
 # browser's own address (old browsers need ws:// or wss://), never from the request's Host header.
 WS_FROM_LOCATION = """<script>(function () {
@@ -165,12 +178,82 @@ class Sessions:
         return entry[0]
 
 
-class UserAppService(AppService):
-    """textual-serve's app process, started with the logged-in user's name and the tables socket."""
+class ForkedApp:
+    """An app forked by the fork server on one end of a socketpair, shaped as the asyncio
+    ``Process`` textual-serve's :class:`AppService` drives (``stdin``, ``stdout``, ``wait()``...).
 
-    def __init__(self, command: str, *, env: dict[str, str], **kw) -> None:
+    The app's stdin, stdout and stderr are the socket (the fork server makes them so); it runs
+    Textual's web driver (the fork server was started with ``TEXTUAL_DRIVER`` set to it).
+    """
+
+    def __init__(self, child: ForkedChild, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.pid = child.pid
+        self._child = child
+        self.stdout = reader
+        self.stdin = writer
+        self.stderr = asyncio.StreamReader()
+        self.stderr.feed_eof()
+        self._transport = writer.transport  # closed by UserAppService.stop
+
+    @property
+    def returncode(self) -> int | None:
+        return self._child.returncode
+
+    async def wait(self) -> int:
+        return await self._child.wait()
+
+    def _signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)  # the child is a session leader: its whole group
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+
+def web_app_env(width: int = 80, height: int = 24) -> dict[str, str]:
+    """What textual-serve gives an app process: Textual's web driver and the page's size."""
+    return AppService("", write_bytes=_nothing, write_str=_nothing, close=_nothing,  # type: ignore[arg-type]
+                      download_manager=None)._build_environment(width, height)  # type: ignore[arg-type]
+
+
+async def _nothing(*_a: object) -> None:
+    return None
+
+
+class UserAppService(AppService):
+    """textual-serve's app process, started with the logged-in user's name and the tables socket.
+
+    With a ready fork server (``forks``) the app is forked from it, warm (about a tenth of the
+    CPU of a fresh interpreter: twenty users arriving at once see the lobby in seconds, not a
+    minute); otherwise it is started as textual-serve does.
+    """
+
+    def __init__(self, command: str, *, env: dict[str, str], forks: ForkServer | None = None, **kw) -> None:
         super().__init__(command, **kw)
         self.extra_env = env
+        self.forks = forks
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
+        forks = self.forks
+        if forks is None or not forks.ready:
+            return await super()._open_app_process(width, height)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            env = self._build_environment(width=width, height=height)
+            env.pop("UNMASK_SERVE_PTY", None)  # a socket, not a pty
+            child = await forks.launch(theirs.fileno(), env, [])
+        except (ForkServerError, OSError):
+            ours.close()
+            return await super()._open_app_process(width, height)
+        finally:
+            theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=ours, limit=1 << 20)
+        self._process = process = ForkedApp(child, reader, writer)  # type: ignore[assignment]
+        self._stdin = writer
+        return process
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
@@ -183,25 +266,47 @@ class UserAppService(AppService):
         """textual-serve asks the app to quit; also wait for the process (no zombies), then insist."""
         await super().stop()
         process = self._process
-        if process is None or process.returncode is not None:
+        if process is None:
             return
-        for end in (None, process.terminate, process.kill):
-            if end is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    end()
-            try:
-                await asyncio.wait_for(process.wait(), 3.0)
-                return
-            except TimeoutError:
-                continue
+        try:
+            for end in (None, process.terminate, process.kill):
+                if process.returncode is not None:
+                    break
+                if end is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        end()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), 3.0)
+        finally:  # its pipes too: textual-serve never closes them (one leaked transport per session)
+            transport = getattr(process, "_transport", None)
+            if transport is not None:
+                transport.close()
+
+    async def run(self) -> None:
+        """Copy the app's output; when the app ends (or dies), close its websocket, freeing the slot."""
+        try:
+            await super().run()
+        finally:
+            with contextlib.suppress(Exception):
+                await self.remote_close()
 
 
-def _size(value: str | None, default: int, limit: int) -> int:
-    """A terminal dimension from the page's query string (the browser's own window: harmless)."""
+def _size(value: str | None, default: int) -> int:
+    """A terminal dimension from the page's query string; the caller clamps it."""
     try:
-        return max(10, min(limit, int(value or default)))
+        return int(value or default)
     except ValueError:
         return default
+
+
+def _resize(data: object) -> tuple[int, int] | None:
+    """The clamped ``(width, height)`` of a page's ``resize`` message, None if it is not one."""
+    if not isinstance(data, dict):
+        return None
+    width, height = data.get("width"), data.get("height")
+    if type(width) is not int or type(height) is not int:  # bool, float, str: not a size
+        return None
+    return clamp_terminal_size(width, height)
 
 
 class PasswordServer(Server):
@@ -225,6 +330,8 @@ class PasswordServer(Server):
         self.live: dict[str, int] = {}  # user → app processes running for them
         self.trusted_proxies = parse_proxies(trusted_proxies)
         self.guard = AuthGuard(self._users, limits)
+        self.body_timeout = DEFAULT_BODY_TIMEOUT
+        self.forks: ForkServer | None = None  # warm app starts (start_web_server(warm=True))
 
     def _users(self) -> dict[str, dict]:
         try:
@@ -312,11 +419,12 @@ class PasswordServer(Server):
         service: AppService | None = None
         try:
             await websocket.prepare(request)
-            service = UserAppService(self.command, env=self.app_env(user), write_bytes=websocket.send_bytes,
+            service = UserAppService(self.command, env=self.app_env(user), forks=self.forks,
+                                     write_bytes=websocket.send_bytes,
                                      write_str=websocket.send_str, close=websocket.close,
                                      download_manager=self.download_manager, debug=self.debug)
-            await service.start(_size(request.query.get("width"), 80, 500),
-                                _size(request.query.get("height"), 24, 300))
+            await service.start(*clamp_terminal_size(_size(request.query.get("width"), 80),
+                                                     _size(request.query.get("height"), 24)))
             await self._process_messages(websocket, service)
         except asyncio.CancelledError:
             await websocket.close()
@@ -330,6 +438,70 @@ class PasswordServer(Server):
             if self.live[user] <= 0:
                 self.live.pop(user, None)
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """The page's messages to its app, as textual-serve passes them, but every size clamped.
+
+        A ``resize`` to 32000×32000 would make the app allocate gigabytes; a message that is not
+        what the page sends is dropped (the session goes on). Sizes reach the app at most every
+        ``RESIZE_GAP`` (the latest one), and a page sending more than ``MESSAGES_PER_SECOND``
+        is read more slowly, so one user's flood cannot take the CPU from the others.
+        """
+        loop = asyncio.get_running_loop()
+        budget, refilled = float(MESSAGES_PER_SECOND), loop.time()
+        last_resize = -RESIZE_GAP
+        pending: list[tuple[int, int]] = []  # the latest size not sent yet
+        later: asyncio.TimerHandle | None = None
+        sending: set[asyncio.Task] = set()
+
+        def send_pending() -> None:
+            nonlocal last_resize, later
+            later = None
+            if pending:
+                last_resize = loop.time()
+                task = loop.create_task(app_service.set_terminal_size(*pending.pop()))
+                sending.add(task)
+                task.add_done_callback(sending.discard)
+
+        try:
+            async for message in websocket:
+                now = loop.time()  # a token bucket: a flood waits here, and TCP slows the page down
+                budget = min(float(MESSAGES_PER_SECOND), budget + (now - refilled) * MESSAGES_PER_SECOND)
+                refilled = now
+                budget -= 1
+                if budget < 0:
+                    await asyncio.sleep(-budget / MESSAGES_PER_SECOND)
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = message.json()
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or len(envelope) < 1:
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                if kind == "stdin" and isinstance(data, str):
+                    await app_service.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize":
+                    size = _resize(data)
+                    if size is None:
+                        continue
+                    pending[:] = [size]  # only the latest counts: a dragged window sends dozens
+                    wait = last_resize + RESIZE_GAP - loop.time()
+                    if wait <= 0:
+                        send_pending()
+                    elif later is None:
+                        later = loop.call_later(wait, send_pending)
+                    continue
+                elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
+        finally:
+            if later is not None:
+                later.cancel()
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
@@ -387,25 +559,31 @@ class PasswordServer(Server):
 
     def _locked_page(self, seconds: float) -> web.Response:
         minutes = max(1, round(seconds / 60))
-        response = self._page(f"Too many wrong passwords from here or for this user: logging in is refused "
-                              f"for about {minutes} minute{'s' if minutes > 1 else ''}. Try again later.",
-                              status=429)
+        response = self._page(f"Locked out. Too many wrong passwords from here: logging in from here is refused "
+                              f"for about {minutes} minute{'s' if minutes > 1 else ''}. Try again later, from "
+                              f"another network, or ask the host to run: unmask serve unlock NAME.", status=429)
         response.headers["Retry-After"] = str(max(1, int(seconds + 0.999)))
         return response
 
     async def handle_login(self, request: web.Request) -> web.Response:
-        form = await request.post()
+        if (request.content_length or 0) > MAX_LOGIN_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_LOGIN_BODY, actual_size=request.content_length or 0)
+        try:
+            form = await asyncio.wait_for(request.post(), self.body_timeout)
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(text="The login form took too long to arrive.") from None
         user = str(form.get("user", "")).strip()
         password = str(form.get("password", ""))
         address = self.client_address(request)
         problem = user_name_problem(user)
-        if problem:  # never hashed, never counted: such a name has no password
-            auth_log.warning("refused web login for an invalid user name %s from %s", safe_name(user), address)
-            return self._page(problem, status=401)
+        if problem:  # never hashed (no account has such a name), but counted and delayed like a wrong password
+            await self.guard.refuse(address, user, f"web login for an invalid user name {safe_name(user)}")
+            left = self.guard.locked_for(address, user)
+            return self._locked_page(left) if left > 0 else self._page(problem, status=401)
         left = self.guard.locked_for(address, user)
         if left > 0:  # answered at once and without hashing, however many tries wait in line
             auth_log.warning("refused web login for user %s from %s: locked out for %.0f s more",
-                             safe_name(user), address, left)
+                             safe_name(user), address, left, extra={"source": address})
             return self._locked_page(left)
         if not await self.guard.check(address, user, password):  # waits after failures; hashes in the pool
             left = self.guard.locked_for(address, user)
@@ -433,13 +611,145 @@ class WebServer:
     host: str
     port: int
     tables: TableService | None = None  # None when tables are off or another server runs the service
+    listener: asyncio.Server | None = None
+    limiter: ConnectionLimiter | None = None
 
     async def close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
         await self.runner.cleanup()
+        if self.server.forks is not None:
+            await self.server.forks.close()
         self.server.guard.close()
         close_auth_log()
         if self.tables is not None:
             await self.tables.close()
+
+
+class _Connection(asyncio.Protocol):
+    """One TCP connection: aiohttp's handler behind a counter that can close it early."""
+
+    def __init__(self, limiter: ConnectionLimiter, handler: asyncio.Protocol) -> None:
+        self.limiter, self.handler = limiter, handler
+        self.transport: asyncio.Transport | None = None
+        self.address = "?"
+        self.pending = True  # no request received yet: it counts against the unfinished caps
+        self.opened = 0.0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        self.opened = time.monotonic()
+        if not self.limiter.admit(self):
+            transport.abort()
+            return
+        self.handler.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.handler.data_received(data)
+        if self.pending and getattr(self.handler, "_request_count", 1):
+            self.limiter.finished_headers(self)
+
+    def eof_received(self) -> bool | None:
+        return self.handler.eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.limiter.forget(self):
+            self.handler.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.handler.resume_writing()
+
+
+class ConnectionLimiter:
+    """Caps on TCP connections, so a slow-loris cannot take every place or every file descriptor.
+
+    A connection is *unfinished* until its first request's headers are in (aiohttp closes it
+    after ``header_timeout`` s). At most ``max_unfinished_per_address`` unfinished connections per
+    address and ``max_unfinished`` in all: over either cap the *oldest* unfinished ones are closed to
+    make room, if they are older than ``min_age`` (a browser sends its headers at once, so it is
+    never the oldest for long, and a real login gets in however many idle connections others
+    hold; twenty players arriving together behind one address are not closed before the server
+    has read them). At most ``max_connections`` in all: over that the oldest unfinished one is
+    closed, or, if none, the new one refused.
+    """
+
+    def __init__(self, factory: Callable[[], asyncio.Protocol], max_connections: int,
+                 max_unfinished: int, max_unfinished_per_address: int) -> None:
+        self.factory = factory
+        self.max_connections = max(1, max_connections)
+        self.max_unfinished = max(1, max_unfinished)
+        self.max_per_address = max(1, max_unfinished_per_address)
+        self.min_age = 1.0  # s: an unfinished connection younger than this is never closed for room
+        self.open: set[_Connection] = set()
+        self.unfinished: dict[str, list[_Connection]] = {}  # address -> oldest first
+        self.evicted = 0
+        self.refused = 0
+
+    def __call__(self) -> _Connection:
+        return _Connection(self, self.factory())
+
+    @property
+    def unfinished_count(self) -> int:
+        return sum(len(v) for v in self.unfinished.values())
+
+    def _evict(self, conn: _Connection) -> None:
+        self.evicted += 1
+        self._drop_unfinished(conn)
+        if conn.transport is not None:
+            conn.transport.abort()
+
+    def _drop_unfinished(self, conn: _Connection) -> None:
+        waiting = self.unfinished.get(conn.address)
+        if waiting and conn in waiting:
+            waiting.remove(conn)
+            if not waiting:
+                del self.unfinished[conn.address]
+        conn.pending = False
+
+    def _oldest(self) -> _Connection | None:
+        firsts = [v[0] for v in self.unfinished.values() if v]
+        return min(firsts, key=lambda c: c.opened) if firsts else None
+
+    def admit(self, conn: _Connection) -> bool:
+        """Room for ``conn``: old unfinished connections over the caps are closed first."""
+        old = time.monotonic() - self.min_age  # younger ones may just not have been read yet
+        if len(self.open) >= self.max_connections:
+            victim = self._oldest()
+            if victim is None:
+                self.refused += 1
+                if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+                    log.warning("unmask web: %d connections open (the cap): refused one from %s "
+                                "(%d refused so far)", len(self.open), conn.address, self.refused)
+                return False
+            self._evict(victim)
+        mine = self.unfinished.get(conn.address, [])
+        while len(mine) >= self.max_per_address and mine[0].opened <= old:
+            self._evict(mine[0])
+            mine = self.unfinished.get(conn.address, [])
+        while self.unfinished_count >= self.max_unfinished:
+            victim = self._oldest()
+            if victim is None or victim.opened > old:
+                break
+            self._evict(victim)
+        self.unfinished.setdefault(conn.address, []).append(conn)
+        self.open.add(conn)
+        return True
+
+    def finished_headers(self, conn: _Connection) -> None:
+        self._drop_unfinished(conn)
+
+    def forget(self, conn: _Connection) -> bool:
+        """The connection is gone; True if it had been admitted (its handler must hear of it)."""
+        self._drop_unfinished(conn)
+        if conn in self.open:
+            self.open.discard(conn)
+            return True
+        return False
 
 
 def app_command() -> str:
@@ -451,11 +761,19 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            command: str | None = None, tables: bool = True,
                            max_sessions: int = DEFAULT_MAX_SESSIONS,
                            max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
-                           trusted_proxies: Iterable[str] | None = None) -> WebServer:
+                           trusted_proxies: Iterable[str] | None = None,
+                           header_timeout: float = DEFAULT_HEADER_TIMEOUT, body_timeout: float = DEFAULT_BODY_TIMEOUT,
+                           max_connections: int = DEFAULT_MAX_CONNECTIONS, max_unfinished: int = DEFAULT_MAX_UNFINISHED,
+                           max_unfinished_per_address: int = DEFAULT_MAX_UNFINISHED_PER_ADDRESS,
+                           warm: bool = True) -> WebServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     ``limits`` set how guessing is slowed (as for ``serve ssh``; ``max_auth_tries`` does not apply:
     HTTP has no login connection). ``trusted_proxies``: peers whose ``X-Forwarded-For`` is believed.
+    ``header_timeout`` / ``body_timeout``: seconds a client has to send a request's headers (and to
+    wait idle between requests) / a login form's body; the connection caps: :class:`ConnectionLimiter`.
+    With ``warm`` (and the default ``command``) app processes are forked from a warm fork server
+    (:mod:`tui.serve.forkserver`, started here with Textual's web driver) once it is ready.
 
     With ``tables`` (the default) every app opens on the lobby of the shared tables: the table
     service of ``unmask serve ssh`` if one runs on this data dir, else one started here.
@@ -472,11 +790,15 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                             max_sessions=max_sessions, max_per_user=max_per_user, limits=limits,
                             trusted_proxies=trusted_proxies)
     setup_auth_log()
-    runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
+    # keepalive_timeout is also how long aiohttp waits for a connection's first request headers
+    runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None,
+                           keepalive_timeout=max(0.5, header_timeout))
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    assert runner.server is not None
+    limiter = ConnectionLimiter(runner.server, max_connections, max_unfinished, max_unfinished_per_address)
     try:
-        await site.start()
+        listener = await asyncio.get_running_loop().create_server(limiter, host, port, backlog=128,
+                                                                  reuse_address=True)
     except OSError as e:
         await runner.cleanup()
         server.guard.close()
@@ -484,25 +806,43 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
         if service is not None:
             await service.close()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
-    real_port = port
-    with contextlib.suppress(Exception):
-        real_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    return WebServer(server, runner, host, real_port, service)
+    server.body_timeout = body_timeout
+    if warm and command is None:
+        env = web_app_env()
+        for name in ("UNMASK_USER", "UNMASK_SSH_USER", "UNMASK_SERVE_PTY", "COLUMNS", "ROWS", "LINES"):
+            env.pop(name, None)
+        env["PYTHONIOENCODING"] = "utf-8"
+        server.forks = ForkServer(env)
+        server.forks.start()
+    real_port = listener.sockets[0].getsockname()[1] if listener.sockets else port
+    return WebServer(server, runner, host, real_port, service, listener, limiter)
 
 
 def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_file: Path | str | None = None,
               public_url: str | None = None, tables: bool = True, max_sessions: int = DEFAULT_MAX_SESSIONS,
               max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
-              trusted_proxies: Iterable[str] | None = None, announce=print) -> None:
-    """Run the web server until Ctrl+C / SIGTERM."""
+              trusted_proxies: Iterable[str] | None = None, announce=print, **caps: float) -> None:
+    """Run the web server until Ctrl+C / SIGTERM (``caps``: the timeouts and connection caps)."""
 
     async def main() -> None:
         served = await start_web_server(host, port, passwords_file=passwords_file, public_url=public_url,
                                         tables=tables, max_sessions=max_sessions, max_per_user=max_per_user,
-                                        limits=limits, trusted_proxies=trusted_proxies)
+                                        limits=limits, trusted_proxies=trusted_proxies, **caps)  # type: ignore[arg-type]
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
+        forks = served.server.forks
+
+        async def say_warm() -> None:
+            for _ in range(1200):
+                if forks is None or forks.ready:
+                    break
+                await asyncio.sleep(0.1)
+            if forks is not None and forks.ready:
+                announce("unmask: warm (app processes start forked from a warm one)")
+
+        warm_task = asyncio.get_running_loop().create_task(say_warm())
         await until_stopped()
+        warm_task.cancel()
         announce("unmask: stopping…")
         await served.close()
 
