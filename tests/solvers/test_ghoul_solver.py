@@ -20,7 +20,7 @@ from engine.ghoul.game import GhoulConfig, apply, is_over, legal_actions, new_ga
 from solvers.ghoul.hands import matches
 from solvers.ghoul.model import SolverInputError, build_problem
 from solvers.ghoul.observations import ObservationLog
-from solvers.ghoul.solver import Behaviour, sample_worlds, solve, solve_problem
+from solvers.ghoul.solver import Behaviour, filter_log, sample_worlds, solve, solve_problem
 
 CHARS = load_data().characters
 NAMES = ["A", "B", "C", "D"]
@@ -451,3 +451,29 @@ def test_observation_log_from_a_view_is_plain_json():
     assert out["status"] == "ok"
     assert data["config"]["me"] == "Aiko" and data["config"]["character"] == s.chars[1]
     assert data["log"][0]["type"] == "hand"
+
+
+# ============================================================================ issue 21, finding 3
+
+
+def test_the_bound_moves_no_card_before_the_preliminary_gifts_are_made():
+    """A preliminary entry with ``"passed": false`` (the show happened, the gifts not yet): the
+    per-player bound must not apply the gifts, or even my own hand shows as uncertain."""
+    log = [hand("coffee", "food", "dove"), {"type": "preliminary", "shown": ["food", "food"], "passed": False}]
+    f = filter_log(build_problem(cfg(), log))
+    mine = f.uni.exactly((1, 1, 0, 1, 0))
+    assert all(m in (0, mine) for m in f.masks[0]) and any(f.masks[0])
+    assert f.exact
+    passed = filter_log(build_problem(cfg(), [*log[:1], {**log[1], "passed": True}]))
+    assert any(m & ~mine for m in passed.masks[0])  # once passed, my gift and my gain are unknown
+
+
+def test_my_hand_stays_certain_at_8_players_before_the_gifts():
+    names = ["A", "B", "C", "D", "E", "F", "G", "H"]
+    config = {"players": names, "me": "A", "character": "kaneki",
+              "cast": ["kaneki", "hide", "mado", "nishiki", "hinami", "touka", "amon", "kimi"]}
+    log = [hand("coffee", "food", "dove"), {"type": "preliminary", "shown": ["food", "food"], "passed": False}]
+    out = solve(config, log, advice=False)
+    assert out["status"] == "ok", out
+    assert out["certain"]["A"]["hand"] == ["coffee", "food", "dove"]
+    assert out["certain"]["H"]["has"] == {"food": 2}
