@@ -557,3 +557,25 @@ def test_replicas_are_independent_and_a_copy_keeps_them():
     b.observe(0, "judge")
     assert twin.marginals()[0, 0] < 1.0 and b.marginals()[0, 0] == pytest.approx(1.0)
     assert 0 < b.error_bound() <= 1
+
+
+def test_the_conflict_search_has_a_time_budget(monkeypatch):
+    """Issue 21: the deletion search replays the log once per entry (about a second each in particle
+    mode on 12 players): a contradiction on a 94-entry log took 96 s. An entry that cannot hold by
+    itself is found at once; otherwise the search stops at its budget and says the set is not minimal."""
+    import solvers.mascarade.solver as mod
+
+    config, log = _swap_heavy_notes(1)
+    bad = [*log, {"t": "reveal", "cards": {"Ada": "judge", "Bruno": "judge"}}]  # one Judge in the game
+    out = solve(config, bad, advice=False)
+    assert out["status"] == "contradiction" and out["conflict"] == [94] and out["minimal"] is True
+    cfg = {"players": ["Ann", "Bob", "Cy", "Dee"], "me": "Ann", "masks": OPENING}  # no opening seen
+    two = [{"t": "swap", "by": "Bob", "with": "Cy"}, {"t": "look", "by": "Ann", "card": "king"},
+           {"t": "swap", "by": "Dee", "with": "T1"}, {"t": "reveal", "cards": {"Ann": "judge"}}]
+    out = solve(cfg, two)
+    assert out["conflict"] == [1, 3] and out["minimal"] is True
+    monkeypatch.setattr(mod, "CONFLICT_BUDGET", 0.0)
+    out = solve(cfg, two)
+    assert out["status"] == "contradiction" and out["minimal"] is False
+    assert out["conflict"][-1] == 3 and {1, 3} <= set(out["conflict"])
+    assert "stopped after 0 s" in out["message"]
