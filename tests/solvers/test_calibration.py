@@ -3,12 +3,14 @@ come true as often as they say (issue 21, acceptance 4).
 
 Seeded games are played by bots that follow the model (Mascarade: every seat random, so a hidden
 swap-or-pretend is a real swap half the time, the default ``swap_prior``, and no public choice
-depends on a hidden card). One seat's notes are solved along the way; each probability strictly
+depends on a hidden card; Clue: every seat random, so a refuter shows any of its matching cards
+with equal chance, the ``refuter_model`` the solver is asked to use, and rumors do not depend on
+the hand). One seat's notes are solved along the way; each probability strictly
 between 0 and 1 is put in one of ten buckets with whether it came true. The predictions of one
 game are correlated, so the noise is estimated per game (a cluster-robust standard error): per
 bucket ``z = sum(outcome - p) / sqrt(sum over games of (sum of that game's outcome - p)^2)``. A
 bucket fails when ``|z|`` passes ``Z_LIMIT``. The default run plays a small sample; the soak plays
-300 games and prints the reliability table.
+300 Mascarade and 200 Clue games and prints the reliability tables.
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_clue_soundness import truth as clue_truth
 from test_mascarade_beliefs import SeatWatcher
 
-from engine.core import Rng
+from engine.clue import ClueConfig
+from engine.core import Rng, derive_seed
 from engine.mascarade import Config
+from solvers.clue.observations import ObservationLog as ClueLog
+from solvers.clue.solver import solve as clue_solve
 from solvers.mascarade import result_of
 from solvers.table import Table
 
@@ -107,3 +113,43 @@ def test_mascarade_is_calibrated_300_games():
         mascarade_game(g, rel)
     print("\n" + rel.table("Mascarade, 300 games"))
     assert rel.worst() <= Z_LIMIT, rel.table("Mascarade")
+
+
+def clue_game(game_no: int, rel: Reliability, every: int = 3) -> None:
+    """One seeded 3-6 player Clue game of random bots; one seat's holder probabilities now and then."""
+    players = 3 + game_no % 4
+    config = ClueConfig(board="meereen" if game_no % 2 else "red-keep", players=players, max_rounds=40)
+    table = Table("clue", config, derive_seed(17, game_no), ["random"] * players)
+    real = clue_truth(table)
+    seat = game_no % players
+    obs = ClueLog(seat)
+    step = 0
+    while True:
+        obs.update(table.view(seat, obs.since)["events"])
+        if obs.config and step % every == 0:
+            sol = clue_solve(obs.config, obs.entries(), refuter_model=True)
+            for card, row in sol.holders.items():
+                for holder, p in row.items():
+                    rel.add(p, real[card] == holder)
+        if table.is_over() or not table.step_bot():
+            break
+        step += 1
+    rel.end_game()
+
+
+def test_clue_is_calibrated_sample():
+    rel = Reliability()
+    for g in range(5):
+        clue_game(g, rel)
+    print("\n" + rel.table("Clue (refuter model), 5 games"))
+    assert sum(rel.n) > 500
+    assert rel.worst() <= Z_LIMIT + 1
+
+
+@pytest.mark.soak
+def test_clue_is_calibrated_200_games():
+    rel = Reliability()
+    for g in range(1000, 1200):
+        clue_game(g, rel)
+    print("\n" + rel.table("Clue (refuter model), 200 games"))
+    assert rel.worst() <= Z_LIMIT, rel.table("Clue")
