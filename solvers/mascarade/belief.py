@@ -315,8 +315,8 @@ class Belief:
         if m is None or ratio == 1.0 or ratio <= 0:
             return
         if self.replicas is not None:
-            for r in self.replicas:
-                r.weigh(place, mask, ratio)
+            for rep in self.replicas:
+                rep.weigh(place, mask, ratio)
             return
         self._pin(place)
         r = np.where(self.perms[:, place] == m, ratio, 1.0)
