@@ -34,13 +34,18 @@ are the very same as the oracle's alone, only faster.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Protocol
 
-__all__ = ["Explainer", "Oracle", "explain", "minimal_sufficient"]
+__all__ = ["Explainer", "Oracle", "OutOfTime", "explain", "minimal_sufficient"]
 
 Fact = Hashable
 _REUSE = 4  # earlier answers tried as candidates before the game's own search
+
+
+class OutOfTime(Exception):
+    """The explainer's ``deadline`` passed before an answer (raised between oracle calls)."""
 
 
 class Oracle(Protocol):
@@ -140,6 +145,7 @@ class Explainer:
         self.calls = 0
         self.bound_calls = 0
         self.upper_calls = 0
+        self.deadline: float | None = None  # time.monotonic(): past it, the next oracle call raises OutOfTime
         self.facts: list[Fact] = list(oracle.certain(self._all))
         self._cache[self._all] = frozenset(self.facts)
 
@@ -147,6 +153,7 @@ class Explainer:
         """The oracle's certain facts for ``kept`` notes (cached)."""
         got = self._cache.get(kept)
         if got is None:
+            self._tick()
             self.calls += 1
             got = frozenset(self.oracle.certain(kept))
             self._cache[kept] = got
@@ -167,6 +174,7 @@ class Explainer:
         if self._bound is not None and fact in self._bound_facts(kept):
             self._remember(fact, kept, True)
             return True
+        self._tick()
         if self._upper is not None and kept not in self._upper_cache:
             self.upper_calls += 1
             up = self._upper(kept)
@@ -185,6 +193,7 @@ class Explainer:
         """The bound's facts for ``kept`` (cached); the bound must be given."""
         b = self._bound_cache.get(kept)
         if b is None:
+            self._tick()
             assert self._bound is not None
             self.bound_calls += 1
             b = frozenset(self._bound(kept))
@@ -198,6 +207,11 @@ class Explainer:
         if self._holds_cache.get((fact, kept)) or (self._infer and self._inferred(fact, kept)):
             return True
         return fact in self._bound_facts(kept)
+
+    def _tick(self) -> None:
+        """A person is waiting (``unmask solve --explain``): stop at the deadline, between oracle calls."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime
 
     def _remember(self, fact: Fact, kept: frozenset[int], got: bool) -> None:
         self._holds_cache[(fact, kept)] = got
@@ -242,6 +256,7 @@ class Explainer:
                 cand = sorted(found)
                 break
         if cand is None and self._candidates is not None:
+            self._tick()
             got = self._candidates(fact)
             if got is not None:
                 cand = sorted(set(got) & self._all)

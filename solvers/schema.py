@@ -24,8 +24,14 @@ def show(value: Any) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
 
 
+def _one_line(text: str) -> str:
+    """``text`` with every unprintable character (a newline in a hand-made card name) escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def one_of(choices: Iterable[Any]) -> str:
-    names = [str(c) for c in choices]
+    """The allowed values, short and on one line (names come from the file, and may hold newlines)."""
+    names = [_one_line(str(c)) for c in choices]
     if len(names) > MAX_SHOWN:
         return ", ".join(names[:MAX_SHOWN]) + f", ... ({len(names)} in all)"
     return ", ".join(names)

@@ -10,6 +10,8 @@ import importlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from solvers.explain import OutOfTime
+
 __all__ = ["explain_module", "iter_why", "why_json"]
 
 
@@ -30,20 +32,28 @@ def iter_why(
         yield fact, ex.why(fact)
 
 
-def why_json(game: str, config: Any, log: Any) -> tuple[list[dict[str, Any]], list[str]]:
+def why_json(
+    game: str, config: Any, log: Any, *, deadline: float | None = None
+) -> tuple[list[dict[str, Any]], list[str], int]:
     """The ``"why"`` list (``{"fact": <an item of "certain">, "entries": [log indices]}`` per certain
-    fact) and the same reasons as sentences for the readable output."""
+    fact), the same reasons as sentences for the readable output, and how many certain facts were
+    left out because ``deadline`` (``time.monotonic()``) passed first: a person waits for the CLI,
+    and one large file could otherwise take half a minute."""
     mod = explain_module(game)
     me = str(config.get("me", "")) if isinstance(config, dict) else ""
     items: list[dict[str, Any]] = []
     lines: list[str] = []
-    for fact, notes in iter_why(game, config, log):
-        item = mod.fact_json(fact)
-        if item is None:
-            continue
-        items.append({"fact": item, "entries": notes})
+    ex = mod.explainer(config, log)
+    ex.deadline = deadline
+    facts = [f for f in ex.facts if mod.fact_json(f) is not None]
+    for fact in facts:
+        try:
+            notes = ex.why(fact)
+        except OutOfTime:
+            break
+        items.append({"fact": mod.fact_json(fact), "entries": notes})
         lines.append(reason(mod, fact, notes, log, me))
-    return items, lines
+    return items, lines, len(facts) - len(items)
 
 
 def reason(mod: Any, fact: Any, notes: list[int], log: Any, me: str) -> str:

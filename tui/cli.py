@@ -11,6 +11,10 @@ import typer
 from engine import words
 from engine.registry import GAMES
 
+EXPLAIN_BUDGET = 6.0
+"""Seconds from the start of ``unmask solve --explain`` after which no further certain fact is explained
+(issue 21: a person waits; every run ends within 10 s). The answer says how many were left out."""
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=False,
@@ -324,6 +328,9 @@ def solve(
     ] = False,
 ) -> None:
     """Solve a table session: certain facts, exact probabilities, contradictions, advice."""
+    import time
+
+    started = time.monotonic()
     _check_game(game, solvable(game), "solvable")
     import importlib
 
@@ -360,14 +367,23 @@ def solve(
         _fail(f"the {game} solver failed on {file} ({e.__class__.__name__}); please report this bug.", 1)
         return
     reasons: list[str] = []
+    left_out = 0
     if explain and out.get("status") == "ok":
         from solvers.why import why_json
 
         try:
-            out["why"], reasons = why_json(game, session.config, session.log)
+            out["why"], reasons, left_out = why_json(game, session.config, session.log,
+                                                     deadline=started + EXPLAIN_BUDGET)
         except bad_input as e:
             _fail(str(e).splitlines()[0] if str(e) else "the session cannot be read.")
             return
+        except RecursionError:
+            _fail(f"{file} nests its values too deeply to be a session.")
+            return
+        except Exception as e:  # an explainer bug: one line, never a traceback
+            _fail(f"the {game} explainer failed on {file} ({e.__class__.__name__}); please report this bug.", 1)
+            return
+        out["why_left_out"] = left_out
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
@@ -375,7 +391,7 @@ def solve(
 
         print_solution(game, out)
         if explain and out.get("status") == "ok":
-            print_reasons(reasons)
+            print_reasons(reasons, left_out, EXPLAIN_BUDGET)
     if out.get("status") != "ok":
         raise typer.Exit(2)
 

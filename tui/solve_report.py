@@ -198,11 +198,15 @@ def print_solution(game: str, out: dict[str, Any]) -> None:
     PRINTERS[game](out, con)
 
 
-def print_reasons(reasons: list[str]) -> None:
-    """The ``--explain`` part: why each certain fact is certain, one line each."""
+def print_reasons(reasons: list[str], left_out: int = 0, budget: float = 0.0) -> None:
+    """The ``--explain`` part: why each certain fact is certain, one line each, and how many facts
+    the time budget left unexplained."""
     con = Console()
     con.print("[bold]Why[/] (the fewest notes that prove each certain fact, in log order):")
-    if not reasons:
+    if not reasons and not left_out:
         con.print("  nothing is certain yet.")
     for line in reasons:
         con.print(f"  {line}", markup=False, highlight=False)
+    if left_out:
+        con.print(f"  … and {left_out} more certain fact{'s' if left_out != 1 else ''} not explained: the "
+                  f"{budget:g} s time budget ran out (the facts themselves are all above).")

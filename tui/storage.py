@@ -146,6 +146,8 @@ def read_session_file(path: Path | str) -> Session:
         raise SessionError(f"{path.name} is damaged: not valid JSON (line {e.lineno}, column {e.colno}).") from None
     except RecursionError:
         raise SessionError(f"{path.name} is damaged: its values are nested too deeply.") from None
+    except ValueError:  # Python's int-string limit (4,300 digits): no session holds such a number
+        raise SessionError(f"{path.name} is damaged: a number in it is too long to read.") from None
     return Session.from_json(data)
 
 

@@ -32,6 +32,22 @@ TYPES = (
 )
 TOKENS = ("neutral", "kaneki")
 
+EXCHANGE_CHANCE_RANGE = (0.05, 0.95)
+"""The exchange chance the solver uses lies in this range. A belief setting moves probabilities,
+never what is possible: at 0 (or 1) an interrogation I could not see would certainly not (or
+certainly) have ended in an exchange, and the rulebook leaves that to the asker, so a value
+outside the range (older files saved 0 and 1) is read as the nearest end of it."""
+
+EXCHANGE_CHANCES = (0.1, 0.25, 0.5, 0.75, 0.9)
+"""The settings the assistant's ``k`` key steps through."""
+
+
+def usable_exchange_chance(chance: float) -> float:
+    """``chance`` moved into :data:`EXCHANGE_CHANCE_RANGE`, so no hidden exchange is ever ruled in
+    or out by the setting alone (a false certainty)."""
+    lo, hi = EXCHANGE_CHANCE_RANGE
+    return min(hi, max(lo, float(chance)))
+
 
 class SolverInputError(ValueError):
     """Input the solver cannot read; the message is one line."""
@@ -185,6 +201,7 @@ def build_problem(config: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -
     chance = config.get("exchange_chance", 0.5)
     if isinstance(chance, bool) or not isinstance(chance, int | float) or not 0 <= chance <= 1:
         raise SolverInputError("config.exchange_chance is a number from 0 to 1.")
+    chance = usable_exchange_chance(chance)
     p = Problem(
         names=list(names),
         me=me,

@@ -239,7 +239,8 @@ def filter_log(problem: Problem, subset: Sequence[int] | None = None) -> Filtere
             gave, got = e["gave"], e["received"]
             if got is not None:
                 evidence.append(("gave", left, got))
-            for pl in range(n):
+            # Until the gifts are made ("passed": false) no card has moved yet: nobody's hands step.
+            for pl in range(n) if e["passed"] else ():
                 out = gave if pl == me else (got if pl == left else None)
                 inn = got if pl == me else (gave if pl == right else None)
                 if out is not None and inn is not None:

@@ -24,11 +24,17 @@ Exact mode keeps every reachable (partial) layout with its weight (identical row
 the probabilities are exact up to float rounding and the certain facts are complete. Each hidden
 swap at most doubles the support, and it can never exceed the number of distinct layouts
 (720 with 4-6 players, 20,160 with 8). When the support would pass ``exact_limit`` the belief
-switches to *particles*: the same update, followed by resampling down to ``particles``
-weighted layouts (sampling importance resampling). Particle mode reports a statistical error
-bound (95% half-width from the effective sample size), mixes a small floor over every mask a
-sound propagation still allows (so the truth never gets probability 0), and takes its certain
-facts from that propagation (sound, possibly incomplete).
+switches to *particles*: :data:`REPLICAS` independent particle filters, each started from its own
+draw of the exact distribution and then run with the same update followed by resampling down to
+``particles / REPLICAS`` weighted layouts (sampling importance resampling). The probabilities are
+the replicas' mean, and the stated error bound is the 95% half-width of that mean read off the
+spread of the replicas (Student's t, the widest over every place and mask), plus the floor below.
+An effective sample size would not do: it restarts at every resampling, so a collapse of the
+weights (most particles killed by what the seat saw) is forgotten and the bound is far too small
+(issue 21: a stated 0.012 against runs that disagree by 0.4). Independent replicas that collapse
+onto different layouts disagree, and the bound shows it. Particle mode mixes a small floor over
+every mask a sound propagation still allows (so the truth never gets probability 0), and takes
+its certain facts from that propagation (sound, possibly incomplete).
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ import numpy as np
 FREE = -1  # a place this seat has not seen since the cards were dealt (see the module doc)
 FLOOR = 0.005  # particle mode: weight mixed over every still-possible mask (see module doc)
 MIN_Q, MAX_Q = 0.001, 0.999
+REPLICAS = 8  # particle mode: independent filters whose spread states the error (see module doc)
+T_975 = 2.364624  # Student's t, 97.5% quantile, REPLICAS - 1 degrees of freedom
 
 
 class Contradiction(Exception):
@@ -65,6 +73,7 @@ class Belief:
         self.exact = True
         self.degraded = False
         self.ess = math.inf
+        self.replicas: list[Belief] | None = None  # particle mode: the independent filters
         if opening is not None:
             if sorted(opening) != sorted(cards):
                 raise ValueError("The opening layout does not hold exactly the game's cards.")
@@ -90,6 +99,8 @@ class Belief:
         b.w = self.w.copy()
         b.poss = self.poss.copy()
         b.rng = np.random.default_rng(self.rng.integers(1 << 62))
+        if self.replicas is not None:
+            b.replicas = [r.copy() for r in self.replicas]
         return b
 
     # ------------------------------------------------------------------ internals
@@ -186,6 +197,10 @@ class Belief:
         """A swap-or-pretend between places ``a`` and ``b`` whose outcome this seat does not know."""
         if a == b:
             return
+        if self.replicas is not None:
+            for r in self.replicas:
+                r.swap(a, b, q)
+            return
         q = min(MAX_Q, max(MIN_Q, q))
         if not self.exact:  # the sound sets widen whatever the particles say
             row_a = self.poss[a] | self.poss[b]
@@ -209,13 +224,31 @@ class Belief:
         if self.exact and len(self.w) > self.exact_limit:
             self.poss = self._support_poss()  # complete at this moment; sound from now on
             self.exact = False
-            self._resample()
+            self._split()
         elif not self.exact and len(self.w) > self.particles:
             self._resample()
+
+    def _split(self) -> None:
+        """Turn to particles: :data:`REPLICAS` independent filters, each resampled from the exact
+        distribution with its own random stream; this object then only hands updates on."""
+        per = max(1, self.particles // REPLICAS)
+        reps = []
+        for _ in range(REPLICAS):
+            r = self.copy()
+            r.particles = per
+            r._resample()
+            reps.append(r)
+        self.replicas = reps
+        self.perms = self.perms[:0]
+        self.w = self.w[:0]
 
     def swap_known(self, a: int, b: int, swapped: bool) -> None:
         """A swap this seat decided (or the Puppeteer's certain trade)."""
         if not swapped or a == b:
+            return
+        if self.replicas is not None:
+            for r in self.replicas:
+                r.swap_known(a, b, swapped)
             return
         self.perms = self.perms.copy()
         self.perms[:, [a, b]] = self.perms[:, [b, a]]
@@ -226,6 +259,10 @@ class Belief:
         m = self.index.get(mask)
         if m is None:
             raise Contradiction(f"{mask!r} is not in this game")
+        if self.replicas is not None:  # the sound sets are the same in every replica: all fit or none
+            for r in self.replicas:
+                r.observe(place, mask)
+            return
         col = self.perms[:, place]
         factor = (col == m).astype(float)
         free = col < 0
@@ -277,6 +314,10 @@ class Belief:
         m = self.index.get(mask)
         if m is None or ratio == 1.0 or ratio <= 0:
             return
+        if self.replicas is not None:
+            for rep in self.replicas:
+                rep.weigh(place, mask, ratio)
+            return
         self._pin(place)
         r = np.where(self.perms[:, place] == m, ratio, 1.0)
         if not self.exact:  # Kish's effective sample size after reweighting
@@ -325,14 +366,20 @@ class Belief:
 
     def unseen(self) -> int:
         """Places free in some row: never seen since the deal, each of their fills equally likely."""
+        if self.replicas is not None:
+            return max(r.unseen() for r in self.replicas)
         return int((self.perms < 0).any(axis=0).sum())
 
     def size(self) -> int:
         """Rows in the support: full layouts, or partial ones standing for every way to fill their free places."""
+        if self.replicas is not None:
+            return sum(r.size() for r in self.replicas)
         return len(self.w)
 
     def marginals(self) -> np.ndarray:
-        """``[place, mask]`` probabilities (rows sum to 1)."""
+        """``[place, mask]`` probabilities (rows sum to 1); in particle mode the replicas' mean."""
+        if self.replicas is not None:
+            return np.mean([r.marginals() for r in self.replicas], axis=0)
         out = np.empty((self.P, self.M))
         spread = None
         if self._partial():
@@ -351,19 +398,29 @@ class Belief:
 
     def possible(self) -> np.ndarray:
         """``[place, mask]`` booleans: may the mask be there? (exact mode: exactly the support)."""
+        if self.replicas is not None:
+            return self.replicas[0].possible()
         return self._support_poss() if self.exact else self.poss.copy()
 
     def error_bound(self) -> float:
-        """0 when exact; else the 95% half-width of a probability estimated from the particles."""
+        """0 when exact; else the 95% half-width of every probability, from the replicas' spread
+        (1 when a replica had to draw fresh layouts: its sample is no longer fair)."""
         if self.exact:
             return 0.0
-        if self.degraded:
+        if self.degraded or self.replicas is None or any(r.degraded for r in self.replicas):
             return 1.0
-        return min(1.0, 1.959964 * 0.5 / math.sqrt(max(1.0, self.ess)) + FLOOR)
+        each = np.array([r.marginals() for r in self.replicas])
+        spread = float(each.std(axis=0, ddof=1).max())
+        return min(1.0, T_975 * spread / math.sqrt(len(self.replicas)) + FLOOR)
 
     def layouts(self) -> list[tuple[tuple[str, ...], float]]:
         """The support as (full layout, weight) pairs, partial rows expanded (for tests and small cases)."""
         out: dict[tuple[str, ...], float] = {}
+        if self.replicas is not None:
+            for r in self.replicas:
+                for lay, w in r.layouts():
+                    out[lay] = out.get(lay, 0.0) + w / len(self.replicas)
+            return list(out.items())
         left, nfree = self._left()
         for row, w, lf, nf in zip(self.perms.tolist(), self.w.tolist(), left.tolist(), nfree.tolist(), strict=True):
             if nf == 0:

@@ -14,6 +14,7 @@ input raises :class:`SolverInputError` with a one-line message.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from engine.mascarade.data_files import load_rules
@@ -22,7 +23,7 @@ from solvers.mascarade.belief import Contradiction
 from solvers.mascarade.model import Setup, SolverInputError, Tracker, parse_config, run_log
 from solvers.mascarade.validate import validate
 
-__all__ = ["SolverInputError", "minimal_conflict", "solve"]
+__all__ = ["CONFLICT_BUDGET", "SolverInputError", "find_conflict", "minimal_conflict", "solve"]
 
 
 def _consistent(setup: Setup, log: list, keep: list[int], opening: bool) -> bool:
@@ -34,22 +35,44 @@ def _consistent(setup: Setup, log: list, keep: list[int], opening: bool) -> bool
     return True
 
 
+CONFLICT_BUDGET = 3.0
+"""Seconds the search for a minimal conflict may take. Each try replays the whole log (in particle
+mode about a second on a 12-player table), and a long log once took a minute and a half; past the
+budget the set found so far is given, which cannot all hold but may not be minimal."""
+
+
 def minimal_conflict(setup: Setup, log: list, failed_at: int) -> list[int]:
     """A minimal set of entries that cannot all hold (deletion-based); -1 is the opening layout.
+    No time limit: :func:`find_conflict` with ``budget=None``."""
+    return find_conflict(setup, log, failed_at)[0]
+
+
+def find_conflict(setup: Setup, log: list, failed_at: int, budget: float | None = None) -> tuple[list[int], bool]:
+    """(a set of entries that cannot all hold, whether it is minimal); -1 is the opening layout.
 
     ``failed_at`` is the entry at which the replay found no layout: the prefix up to it is
-    inconsistent. Each earlier entry (and the opening) is dropped in turn and left out when
-    the rest stays inconsistent; what remains needs every member.
+    inconsistent. When that entry alone (with the opening) cannot hold, that is the answer.
+    Otherwise each earlier entry (and the opening) is dropped in turn and left out when the rest
+    stays inconsistent; what remains needs every member. After ``budget`` seconds the dropping
+    stops and the set found so far is given, not minimal.
     """
-    keep = list(range(failed_at + 1))
+    deadline = None if budget is None else time.monotonic() + budget
     opening = setup.opening is not None
-    for i in reversed(range(failed_at)):
-        trial = [k for k in keep if k != i]
-        if not _consistent(setup, log, trial, opening):
-            keep = trial
-    if opening and not _consistent(setup, log, keep, False):
+    minimal = True
+    if not _consistent(setup, log, [failed_at], opening):
+        keep = [failed_at]
+    else:
+        keep = list(range(failed_at + 1))
+        for i in reversed(range(failed_at)):
+            if deadline is not None and time.monotonic() > deadline:
+                minimal = False
+                break
+            trial = [k for k in keep if k != i]
+            if not _consistent(setup, log, trial, opening):
+                keep = trial
+    if opening and minimal and not _consistent(setup, log, keep, False):
         opening = False
-    return ([-1] if opening else []) + keep
+    return ([-1] if opening else []) + keep, minimal
 
 
 def _advice(tr: Tracker) -> dict:
@@ -90,10 +113,11 @@ def solve(config: dict, log: list, *, advice: bool = True) -> dict:
         try:
             tr.add(e, i)
         except Contradiction as err:
-            conflict = minimal_conflict(setup, log, i)
+            conflict, minimal = find_conflict(setup, log, i, CONFLICT_BUDGET)
             where = ", ".join("the opening" if k == -1 else f"entry {k}" for k in conflict)
-            return {"status": "contradiction", "conflict": conflict,
-                    "message": f"No card layout fits these notes together: {where} ({err})."}
+            more = "" if minimal else f"; the search for the fewest stopped after {CONFLICT_BUDGET:g} s"
+            return {"status": "contradiction", "conflict": conflict, "minimal": minimal,
+                    "message": f"No card layout fits these notes together: {where} ({err}{more})."}
     return result_of(tr, advice=advice)
 
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from tui.storage import atomic_write_json, sessions_dir
+from fuzz.mutate import file_text
+from tui.storage import sessions_dir
 
 
 def _problem_of(screen: Any) -> tuple[str, str]:
@@ -46,7 +49,7 @@ async def _open_all(game: str, files: list[dict]) -> list[str]:
         for k, data in enumerate(files):
             sid = f"fuzz-{game}-{k}"
             path = sessions_dir() / f"{sid}.json"
-            atomic_write_json(path, data)
+            path.write_text(file_text(data), encoding="utf-8")
             before = path.read_bytes()
             screen = screen_cls(session_id=sid)
             await app.push_screen(screen)
@@ -77,11 +80,18 @@ def open_in_assistant(game: str, files: list[dict], timeout: float = 3000) -> li
 def check_without_screen(game: str, data: dict) -> str | None:
     """The loader's decision without drawing: the one-line refusal, or None (then every log line
     is written from the session here, as the screen would). Exceptions escape."""
-    from engine.session import Session, SessionError
+    from engine.session import SessionError
+    from tui.storage import read_session_file
 
     screen_cls = importlib.import_module(f"tui.{game}.assist").AssistScreen
+    with tempfile.TemporaryDirectory() as tmp:  # read as the app reads it: the file's text
+        path = Path(tmp) / "fuzz.json"
+        path.write_text(file_text(data), encoding="utf-8")
+        try:
+            session = read_session_file(path)
+        except SessionError as e:
+            return str(e)
     try:
-        session = Session.from_json(json.loads(json.dumps(data)))
         screen_cls._check_session(session)
     except SessionError as e:
         return str(e)

@@ -2,7 +2,8 @@
 
 A mutation picks a spot anywhere in ``{"config": ..., "log": ...}`` and changes it: another type,
 a deleted or added key, a value swapped with another spot's, a list made shorter or longer,
-odd Unicode, deep nesting. Several mutations can stack.
+odd Unicode, deep nesting, a number too long for Python to read (more than 4,300 digits: written
+into the file's text by :func:`file_text`). Several mutations can stack.
 """
 
 from __future__ import annotations
@@ -16,6 +17,15 @@ from hypothesis import strategies as st
 ODD_STRINGS = ["", " ", "é", "Ünïcødé", "名前", "🂡", "\u202e", "\x00", "a" * 300, "12:10", "null", "-1", "T1",
                "coffee", "king", "Ann", "0", "[/]", "[bold]x", "[link=x]y[/link", "\\[", "\n", "$", "{}"]
 SCALARS: list[Any] = [None, True, False, 0, 1, -1, 2, 7, 10**12, 0.5, -0.0, 1e308, float("inf")]
+HUGE = "\u2063huge-number\u2063"
+"""Stands for an integer of :data:`HUGE_DIGITS` digits; :func:`file_text` writes the digits (Python's
+``json`` cannot write or read such an integer: its int-string limit is 4,300 digits)."""
+HUGE_DIGITS = 5000
+
+
+def file_text(data: Any) -> str:
+    """The JSON text of a (mutated) session file, each :data:`HUGE` written as a 5,000-digit integer."""
+    return json.dumps(data, ensure_ascii=False).replace(json.dumps(HUGE, ensure_ascii=False), "9" * HUGE_DIGITS)
 
 
 def _paths(data: Any, prefix: tuple = ()) -> list[tuple]:
@@ -51,7 +61,10 @@ def _nest(value: Any, depth: int) -> Any:
 @st.composite
 def odd_value(draw: st.DrawFn, spot: Any, other: Any) -> Any:
     """A value of another type (or an odd one of the same type) for a spot holding ``spot``."""
-    kind = draw(st.sampled_from(["scalar", "string", "list", "dict", "nest", "other", "number_text", "unicode"]))
+    kind = draw(st.sampled_from(["scalar", "string", "list", "dict", "nest", "other", "number_text", "unicode",
+                                 "huge"]))
+    if kind == "huge":
+        return HUGE
     if kind == "scalar":
         return draw(st.sampled_from(SCALARS))
     if kind == "string":

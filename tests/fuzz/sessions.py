@@ -91,3 +91,47 @@ def real_sessions(game: str) -> tuple[str, ...]:
     steps = 160 if game == "mascarade" else 400  # long Mascarade logs make each contradiction search slow
     return tuple(json.dumps({"config": c, "log": log})
                  for c, log in example_sessions(game) + engine_sessions(game, max_steps=steps))
+
+
+def _swap_heavy(game: str, seed: int, players: int, entries: int) -> tuple[dict, list]:
+    """Seat 0's notes of a seeded game at a large table where players mostly make the hidden moves
+    (Mascarade: swap-or-pretend, so the belief turns to particles), cut at ``entries`` entries."""
+    spec = get_game(game)
+    state = spec.new_game(spec.config_from_json({"players": players}), seed)
+    rng = Rng(seed + 1)
+    obs = _observer(game, 0)
+    while not spec.is_over(state):
+        acts = spec.legal_actions(state)
+        swaps = [a for a in acts if isinstance(a, tuple) and a and a[0] == "swap"]
+        act = rng.choice(swaps) if swaps and rng.random() < 0.85 else rng.choice(acts)
+        state = spec.apply(state, act)
+        obs.update(spec.view(state, 0, obs.since)["events"])
+        config, log = _snapshot(obs) if getattr(obs, "config", None) else ({}, [])
+        if len(log) >= entries:
+            break
+    config, log = _snapshot(obs)
+    return config, log[:entries]
+
+
+@cache
+def large_sessions(game: str) -> tuple[str, ...]:
+    """The largest tables (the soak only: each try is slow): Mascarade 12 players and 94 entries in
+    particle mode, and the other games at their most players."""
+    if game == "mascarade":
+        made = [_swap_heavy(game, s, 12, 94) for s in (1, 2)]
+    else:
+        most = {"clue": 6, "masque": 7, "ghoul": 8}[game]
+        made = []
+        for g in range(2):
+            spec = get_game(game)
+            data = {"players": most, **({"max_rounds": 30} if game == "clue" else {})}
+            state = spec.new_game(spec.config_from_json(data), derive_seed(41, g))
+            rng = Rng(derive_seed(43, g))
+            obs = _observer(game, g)
+            for _ in range(120):
+                if spec.is_over(state):
+                    break
+                state = spec.apply(state, rng.choice(spec.legal_actions(state)))
+            obs.update(spec.view(state, g, obs.since)["events"])
+            made.append(_snapshot(obs))
+    return tuple(json.dumps({"config": c, "log": log}) for c, log in made)

@@ -39,3 +39,23 @@ def test_damaged_file_is_one_line(game, config, log, needle, tmp_path):
     assert r.exit_code == 2, r.output
     assert needle in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_a_card_name_with_a_newline_is_quoted_on_one_line(tmp_path):
+    """The soak of issue 21: a hand-edited deck holding a card called "Å" + newline made the list of
+    allowed cards in the assistant's refusal two lines."""
+    from fuzz.loaders import check_without_screen
+    from fuzz.mutate import session_file
+    from fuzz.sessions import example_sessions
+
+    config, log = next((c, lg) for c, lg in example_sessions("clue") if "deck" in c and lg)
+    config = json.loads(json.dumps(config))
+    first = config["deck"]["suspects"][0]
+    config["deck"]["suspects"][0] = "Å\n"
+    data = session_file("clue", {"config": config, "log": [{"type": "hand", "cards": [first]}, *log]})
+    message = check_without_screen("clue", data)
+    assert message is not None and "\n" not in message.strip() and "Å\\n" in message
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(data))
+    r = CliRunner().invoke(app, ["solve", "clue", str(f)])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output

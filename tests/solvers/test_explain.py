@@ -308,3 +308,25 @@ def test_ghoul_explanations_with_the_upper_test_are_the_same_and_ask_the_oracle_
     facts = ex.facts[:: max(1, len(ex.facts) // 12)]
     assert [ex.why(f) for f in facts] == [ex0.why(f) for f in facts]
     assert ex.upper_calls > 0 and ex.calls < ex0.calls
+
+
+def test_explain_stops_at_its_time_budget_and_says_what_it_left_out(tmp_path, monkeypatch):
+    """Issue 21: ``--explain`` on a large file ran 14-30 s. With no time left, every certain fact is
+    still in ``certain`` and the reasons left out are counted (``why_left_out``), in JSON and text."""
+    import tui.cli
+    from tui.cli import app
+
+    config, log = sample("clue", 2, entries=30)
+    path = tmp_path / "clue.json"
+    path.write_text(json.dumps({"format": "unmask-session/1", "game": "clue", "mode": "assist",
+                                "config": config, "log": log}))
+    full = json.loads(CliRunner().invoke(app, ["solve", "clue", str(path), "--json", "--explain"]).output)
+    assert full["why_left_out"] == 0 and len(full["why"]) > 0
+    monkeypatch.setattr(tui.cli, "EXPLAIN_BUDGET", -1.0)
+    res = CliRunner().invoke(app, ["solve", "clue", str(path), "--json", "--explain"])
+    assert res.exit_code == 0, res.output
+    cut = json.loads(res.output)
+    assert cut["certain"] == full["certain"]
+    assert cut["why_left_out"] == len(full["why"]) - len(cut["why"]) > 0
+    text = CliRunner().invoke(app, ["solve", "clue", str(path), "--explain"]).output
+    assert f"{cut['why_left_out']} more certain facts not explained" in text

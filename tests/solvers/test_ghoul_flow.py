@@ -603,15 +603,56 @@ def test_every_entry_kind_5_players(name):
 
 def test_the_exchange_chance_is_a_setting():
     log = CASES4["unseen exchange, another chance"]
-    for chance in (0.0, 0.25, 1.0):
+    for chance in (0.05, 0.25, 0.95):
         agree(cfg4(exchange_chance=chance), log)
     log = CASES4["interrogation I could not see"][:3]
-    for chance in (0.0, 0.25, 1.0):
+    for chance in (0.05, 0.25, 0.95):
         agree(cfg4(exchange_chance=chance), log)
     a = solve(cfg4(exchange_chance=0.1), log)
     b = solve(cfg4(exchange_chance=0.9), log)
     assert a["exchange_chance"] == 0.1 and b["exchange_chance"] == 0.9
     assert a["hands"]["Ben"]["coffee"]["p_at_least_two"] > b["hands"]["Ben"]["coffee"]["p_at_least_two"]
+
+
+# Issue 21, finding 1: a belief setting moves probabilities, never what is possible.
+BEN_SHOWED_THREE_DOVES = [
+    H("coffee", "food", "food"),
+    {"type": "interrogation", "by": "Ann", "target": "Ben", "shown": ["dove", "dove", "dove"], "exchange": "none"},
+    {"type": "interrogation", "by": "Cat", "target": "Ben"},
+]
+
+
+@pytest.mark.parametrize("chance", [0.0, 0.1, 0.5, 0.9, 1.0])
+def test_no_exchange_chance_makes_an_unseen_exchange_certain_or_impossible(chance):
+    """I saw Ben's three Doves, then Cat interrogated Ben out of my sight. The rulebook leaves the
+    exchange to Cat, so whatever the setting: Cat may or may not hold a Dove now, and Ben may still
+    hold three Doves or only two. (At 100% Cat "surely" had a Dove; at 0% Ben "surely" Dove x3.)"""
+    out = solve(cfg4(exchange_chance=chance), BEN_SHOWED_THREE_DOVES)
+    assert out["status"] == "ok"
+    assert 0.05 <= out["exchange_chance"] <= 0.95
+    assert "dove" not in out["certain"]["Cat"]["has"] and "dove" not in out["certain"]["Cat"]["lacks"]
+    assert out["certain"]["Ben"]["hand"] is None and out["certain"]["Ben"]["has"] == {"dove": 2}
+    assert 0 < out["hands"]["Cat"]["dove"]["p_at_least_one"] < 1
+
+
+@pytest.mark.parametrize("chance", [0.0, 1.0])
+def test_an_old_file_at_0_or_100_percent_reads_as_the_nearest_usable_setting(chance):
+    near = 0.05 if chance == 0 else 0.95
+    out = solve(cfg4(exchange_chance=chance), BEN_SHOWED_THREE_DOVES)
+    assert out == solve(cfg4(exchange_chance=near), BEN_SHOWED_THREE_DOVES)
+    agree(cfg4(exchange_chance=near), BEN_SHOWED_THREE_DOVES)
+
+
+def test_true_notes_after_an_unseen_interrogation_are_never_a_contradiction():
+    """Ben still shows me three Doves after Cat interrogated him out of my sight: true notes (Cat
+    took nothing, or pretended to exchange), not a contradiction at any setting."""
+    log = [*BEN_SHOWED_THREE_DOVES,
+           {"type": "interrogation", "by": "Ann", "target": "Ben", "shown": ["dove", "dove", "dove"],
+            "exchange": "none"}]
+    for chance in (0.0, 1.0):
+        out = solve(cfg4(exchange_chance=chance), log)
+        assert out["status"] == "ok", out
+        assert out["certain"]["Ben"]["hand"] == ["dove", "dove", "dove"]
 
 
 # ============================================================================ logs from engine games

@@ -20,7 +20,7 @@ from engine.ghoul.game import GhoulConfig, apply, is_over, legal_actions, new_ga
 from solvers.ghoul.hands import matches
 from solvers.ghoul.model import SolverInputError, build_problem
 from solvers.ghoul.observations import ObservationLog
-from solvers.ghoul.solver import Behaviour, sample_worlds, solve, solve_problem
+from solvers.ghoul.solver import Behaviour, filter_log, sample_worlds, solve, solve_problem
 
 CHARS = load_data().characters
 NAMES = ["A", "B", "C", "D"]
@@ -451,3 +451,98 @@ def test_observation_log_from_a_view_is_plain_json():
     assert out["status"] == "ok"
     assert data["config"]["me"] == "Aiko" and data["config"]["character"] == s.chars[1]
     assert data["log"][0]["type"] == "hand"
+
+
+# ============================================================================ issue 21, finding 3
+
+
+def test_the_bound_moves_no_card_before_the_preliminary_gifts_are_made():
+    """A preliminary entry with ``"passed": false`` (the show happened, the gifts not yet): the
+    per-player bound must not apply the gifts, or even my own hand shows as uncertain."""
+    log = [hand("coffee", "food", "dove"), {"type": "preliminary", "shown": ["food", "food"], "passed": False}]
+    f = filter_log(build_problem(cfg(), log))
+    mine = f.uni.exactly((1, 1, 0, 1, 0))
+    assert all(m in (0, mine) for m in f.masks[0]) and any(f.masks[0])
+    assert f.exact
+    passed = filter_log(build_problem(cfg(), [*log[:1], {**log[1], "passed": True}]))
+    assert any(m & ~mine for m in passed.masks[0])  # once passed, my gift and my gain are unknown
+
+
+def test_my_hand_stays_certain_at_8_players_before_the_gifts():
+    names = ["A", "B", "C", "D", "E", "F", "G", "H"]
+    config = {"players": names, "me": "A", "character": "kaneki",
+              "cast": ["kaneki", "hide", "mado", "nishiki", "hinami", "touka", "amon", "kimi"]}
+    log = [hand("coffee", "food", "dove"), {"type": "preliminary", "shown": ["food", "food"], "passed": False}]
+    out = solve(config, log, advice=False)
+    assert out["status"] == "ok", out
+    assert out["certain"]["A"]["hand"] == ["coffee", "food", "dove"]
+    assert out["certain"]["H"]["has"] == {"food": 2}
+
+
+# ======================================================= issue 21, finding 1: every exchange chance
+
+CHANCES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)  # the k key's settings, and an older file's 0 and 1
+
+
+def _false_certainties(cert: dict, h: tuple[int, ...], char: str) -> int:
+    bad = sum(h[SUITS.index(s)] < k for s, k in cert["has"].items())
+    bad += sum(h[SUITS.index(s)] > k for s, k in cert["at_most"].items())
+    bad += sum(h[SUITS.index(s)] != 0 for s in cert["lacks"])
+    bad += cert["hand"] is not None and cert["hand"] != [SUITS[x] for x in range(5) for _ in range(h[x])]
+    bad += cert["character"] is not None and cert["character"] != char
+    bad += char in cert["not_characters"]
+    return int(bad)
+
+
+def _chance_game(game_no: int, chance: float, cuts: int = 4) -> tuple[int, int, int]:
+    """One seeded game (4-6 players, where the card-flow pass uses the chance) played at random,
+    one seat's notes solved at ``cuts`` points with ``exchange_chance`` = ``chance``:
+    (positions, false certainties, true notes called a contradiction)."""
+    players = 4 + game_no % 3
+    config = GhoulConfig(players=players, mask=game_no % 5 == 4, support=game_no % 2 == 1)
+    s = new_game(config, 9000 + game_no)
+    r = Rng(7000 + game_no)
+    seat = game_no % players
+    obs = ObservationLog(seat)
+    states = [s]
+    while not is_over(s):
+        s = apply(s, r.choice(legal_actions(s)))
+        states.append(s)
+    picks = sorted({round(k * (len(states) - 1) / cuts) for k in range(1, cuts + 1)})
+    positions = false = contradictions = 0
+    for i in picks:
+        obs = ObservationLog(seat)
+        obs.update(view(states[i], seat)["events"])
+        out = solve({**obs.config, "exchange_chance": chance}, obs.entries(), advice=False)
+        positions += 1
+        if out["status"] != "ok":
+            contradictions += 1
+            continue
+        names = obs.config["players"]
+        st = states[i]
+        false += sum(_false_certainties(out["certain"][names[q]], tuple(st.hands[q]), st.chars[q])
+                     for q in range(players))
+    return positions, false, contradictions
+
+
+def _sweep(chance: float, games: range) -> tuple[int, int, int]:
+    totals = [0, 0, 0]
+    for g in games:
+        for k, v in enumerate(_chance_game(g, chance)):
+            totals[k] += v
+    print(f"\nexchange chance {chance:.0%}: {len(games)} games, {totals[0]} positions, "
+          f"{totals[1]} false certainties, {totals[2]} true note sets called a contradiction")
+    return totals[0], totals[1], totals[2]
+
+
+@pytest.mark.parametrize("chance", CHANCES)
+def test_no_exchange_chance_makes_a_false_certainty_sample(chance):
+    _positions, false, contradictions = _sweep(chance, range(6))
+    assert (false, contradictions) == (0, 0)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("chance", CHANCES)
+def test_no_exchange_chance_makes_a_false_certainty_500_games(chance):
+    _positions, false, contradictions = _sweep(chance, range(500))
+    assert (false, contradictions) == (0, 0)

@@ -416,4 +416,13 @@ async def test_exchange_chance_is_shown_and_stepped_with_k():
         assert screen.result["exchange_chance"] == 0.75
         assert "exch. 75%" in str(screen.query_one("#ax-status").render())
         assert screen.result["hands"]["Eve"] != before
-    assert load_session(sid).config["exchange_chance"] == 0.75
+        seen = []
+        for _ in range(2):  # 90%, then round to 10%: never 0 or 100% (a false certainty, issue 21)
+            await pilot.press("k")
+            await settle(pilot)
+            seen.append(screen.result["exchange_chance"])
+        assert seen == [0.9, 0.1]
+        assert "exch. 10%" in str(screen.query_one("#ax-status").render())
+        await pilot.press("k", "k")
+        await settle(pilot)
+    assert load_session(sid).config["exchange_chance"] == 0.5

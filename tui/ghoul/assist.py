@@ -27,6 +27,7 @@ from textual.widgets import Static
 from engine import words
 from engine.session import Session, SessionError
 from solvers.ghoul.flow import DEFAULT_EXCHANGE_CHANCE
+from solvers.ghoul.model import EXCHANGE_CHANCES, usable_exchange_chance
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists, solve_and_before
 from tui.assist.widgets import KeyBar, Tap
 from tui.ghoul import assist_model as g
@@ -235,7 +236,7 @@ class GhoulAssistScreen(AssistScreenBase):
         Binding("escape", "close", "Close", id="ghoul.close"),
         Binding("k", "exchange_chance", "Exchange chance", show=False, id="ghoul.exchange_chance"),
     ]
-    EXCHANGE_CHANCES: ClassVar = (0.0, 0.25, 0.5, 0.75, 1.0)
+    EXCHANGE_CHANCES: ClassVar = EXCHANGE_CHANCES  # never 0 or 1: docs/ghoul.md, the card-flow model
 
     def __init__(self, session_id: str | None = None, session: Session | None = None) -> None:
         super().__init__(session_id, session)
@@ -332,8 +333,15 @@ class GhoulAssistScreen(AssistScreenBase):
         self.config["exchange_chance"] = self._next_exchange_chance()
         self._after_change(None)
 
-    def _next_exchange_chance(self) -> float:
+    def _now_exchange_chance(self) -> float:
+        """The setting the solver uses (an older file's 0 or 1 reads as the nearest usable value)."""
         now = self.config.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
+        if isinstance(now, bool) or not isinstance(now, int | float):
+            return DEFAULT_EXCHANGE_CHANCE
+        return usable_exchange_chance(now)
+
+    def _next_exchange_chance(self) -> float:
+        now = self._now_exchange_chance()
         later = [c for c in self.EXCHANGE_CHANCES if c > now]
         return later[0] if later else self.EXCHANGE_CHANCES[0]
 
@@ -347,7 +355,7 @@ class GhoulAssistScreen(AssistScreenBase):
             elif kind:
                 self._open_dialog(kind, None)
 
-        now = self.config.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
+        now = self._now_exchange_chance()
         step = f"{round(100 * now)}% → {round(100 * self._next_exchange_chance())}%"
         self.app.push_screen(MoreDialog(self.config, step), chosen)
 
