@@ -180,8 +180,12 @@ def _deals(
     counts = np.array(uni.hands, dtype=np.int64).reshape(nh, 5)
     deck = np.array(deck_, dtype=np.int64)
     order = list(range(n))
+    if my_hand is not None and me == n - 1:
+        # The last hand is what is left, so mine cannot be last: deal it first (then every prefix
+        # holds it, the budget is that of a seat dealt first, and the columns go back at the end).
+        order = [me, *range(n - 1)]
     mine = None
-    if my_hand is not None and me != order[-1]:
+    if my_hand is not None and order[0] == 0 and me != order[-1]:
         # The players dealt before me keep only the deals that leave my hand (the others never
         # reach the end): the same rows in the same order, far fewer on the way. The budget is
         # the one of the deals built without that, counted without building them (the pruned
@@ -235,6 +239,8 @@ def _deals(
         if mine is not None and q < me:
             ok = np.asarray((rem >= mine).all(axis=1), dtype=bool)
             rows, rem, w = rows[ok], rem[ok], w[ok]
+    if order[0] != 0:
+        rows = rows[:, np.argsort(order)]
     return rows, w
 
 
