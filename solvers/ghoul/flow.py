@@ -310,6 +310,8 @@ class _Pass:
         # moved (``_post``); ``None`` in the ordinary pass, which then runs exactly as without them.
         self._deal_sets: np.ndarray | None = None
         self._post: np.ndarray | None = None
+        # With the sets: the deal's budget is the rows' only (not the count of every deal).
+        self.restricted_deal = False
 
     def characters(self) -> None:
         """The character assignments (python-constraint) grouped by instant-class vector."""
@@ -384,7 +386,7 @@ class _Pass:
 
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
         p = self.p
-        if self.deal_count(my_hand) > DEAL_BUDGET:
+        if not self.restricted_deal and self.deal_count(my_hand) > DEAL_BUDGET:
             raise TooLarge
         self.characters()
         got = _every_deal(p.hand_size, p.deck, self.n, p.me, my_hand)
@@ -675,10 +677,12 @@ class _Pass:
         # Per unknown player: (class vector x character) share of the assignments behind it.
         chars = sorted({c for sol in self.sols for c in sol})
         cidx = {c: k for k, c in enumerate(chars)}
+        sol_vec = np.array(self.sol_vec, dtype=np.int64)
+        sol_char = np.array([[cidx[c] for c in sol] for sol in self.sols], dtype=np.int64).reshape(len(self.sols), -1)
         for k, q in enumerate(self.unknown):
             share = np.zeros((self.nv, len(chars)))
-            for sol, v in zip(self.sols, self.sol_vec, strict=True):
-                share[v, cidx[sol[k]]] += 1.0 / vec_count[v]
+            # The same additions in the same order as a loop over the assignments (unbuffered).
+            np.add.at(share, (sol_vec, sol_char[:, k]), 1.0 / vec_count[sol_vec])
             m = per_vec_hand[q] @ share  # type: ignore[assignment]  # (nh, characters), floats
             for j, c in enumerate(chars):
                 col = m[:, j]
@@ -876,6 +880,7 @@ def solve_flow(
     subset: Sequence[int] | None = None,
     chance: float = DEFAULT_EXCHANGE_CHANCE,
     prune: bool = False,
+    restricted_deal: bool = False,
 ) -> FlowResult | None:
     """The exact posterior of the card-flow model for ``problem`` (or the entries in ``subset``);
     ``None`` when the joint state is over the budget; raises :class:`FlowConflict`.
@@ -883,12 +888,17 @@ def solve_flow(
     ``prune`` drops early the rows that cannot reach the end of the log (:class:`_Pruned`): the
     same result whenever the ordinary pass is within its budget, but also one on some tables
     where it is not (a test for explanations; :func:`solvers.ghoul.solver.solve` never prunes,
-    so that its answers, exact or the bound's, stay what they are)."""
+    so that its answers stay what they are, until the ordinary pass is over its budget).
+
+    ``restricted_deal`` (with ``prune``) lets the pruned pass start from a table whose every deal
+    is over ``DEAL_BUDGET``: only the deals within the backward sets are built, under the rows'
+    own budget (``solve()``'s second try at 7-8 players, and 6 with the Mask variant)."""
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
     if prune:
         back = _Backward(problem, fixed, allowed, chance)
         back.run(entries)
         ps: _Pass = _Pruned(problem, fixed, allowed, chance, back.sets())
+        ps.restricted_deal = restricted_deal
     else:
         ps = _Pass(problem, fixed, allowed, chance)
     try:
