@@ -72,17 +72,27 @@ def _seat_logs(players: int, seed: int, mask: bool, support: bool, every: int = 
             yield obs.config, obs.entries()
 
 
-@pytest.mark.parametrize(
-    ("players", "mask", "support", "seed"),
-    [(4, False, False, 1), (4, True, False, 2), (4, True, True, 3), (5, False, True, 4), (5, True, False, 5),
-     (6, False, False, 6)],
-)
-def test_cpsat_facts_equal_the_counters_on_engine_games(players, mask, support, seed):
+ENGINE = [(4, True, True, 3), (5, False, True, 4), (6, False, False, 6)]
+SOAK = [(4 + k % 3, k % 2 == 1, k % 4 >= 2, 100 + k) for k in range(24)]
+
+
+def _engine_games(players: int, mask: bool, support: bool, seed: int, every: int, least: int) -> None:
     compared = 0
-    for config, log in _seat_logs(players, seed, mask, support):
+    for config, log in _seat_logs(players, seed, mask, support, every=every):
         out = solve(config, log, advice=False)
         if out["method"] != "flow":
             continue
         same_facts(config, log)
         compared += 1
-    assert compared >= 3
+    assert compared >= least
+
+
+@pytest.mark.parametrize(("players", "mask", "support", "seed"), ENGINE)
+def test_cpsat_facts_equal_the_counters_on_engine_games(players, mask, support, seed):
+    _engine_games(players, mask, support, seed, every=9, least=3)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("players", "mask", "support", "seed"), SOAK)
+def test_cpsat_facts_equal_the_counters_on_engine_games_soak(players, mask, support, seed):
+    _engine_games(players, mask, support, seed, every=3, least=5)
