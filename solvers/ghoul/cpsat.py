@@ -44,6 +44,9 @@ from solvers.ghoul.flow import FlowConflict, _Pass
 TIME_CAP = 2.0
 """Seconds one feasibility check may take before :class:`CpSatTimeout`."""
 
+LIGHT_CAP = 0.15
+"""Seconds a check may take with the light settings before it is solved with the defaults."""
+
 
 class CpSatTimeout(Exception):
     """A feasibility check hit its time cap: the facts cannot be stated complete."""
@@ -279,15 +282,19 @@ def possible(
             chars[q] = {fixed[q]} if fixed[q] is not None else set()
         elif seen_characters is not None:
             chars[q] = set(seen_characters[q])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 7
-    solver.parameters.max_time_in_seconds = time_cap
     # Many small solves of one model: presolve, probing and the LP cost more than they save
-    # (about 3x faster per check at 8 players).
-    solver.parameters.cp_model_presolve = False
-    solver.parameters.cp_model_probing_level = 0
-    solver.parameters.linearization_level = 0
+    # (about 3x faster per check at 8 players); a check they cannot settle within the light
+    # cap (typically an infeasibility proof) is solved again with the defaults.
+    light = cp_model.CpSolver()
+    light.parameters.cp_model_presolve = False
+    light.parameters.cp_model_probing_level = 0
+    light.parameters.linearization_level = 0
+    light.parameters.max_time_in_seconds = LIGHT_CAP
+    careful = cp_model.CpSolver()
+    careful.parameters.max_time_in_seconds = time_cap
+    for sv in (light, careful):
+        sv.parameters.num_workers = 1
+        sv.parameters.random_seed = 7
     m = md.m
     solves = 0
 
@@ -296,7 +303,11 @@ def possible(
         m.ClearAssumptions()
         m.AddAssumptions(assume)
         solves += 1
+        solver = light
         st = solver.Solve(m)
+        if st == cp_model.UNKNOWN:
+            solver = careful
+            st = solver.Solve(m)
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             m.ClearHints()
             for q in range(n):

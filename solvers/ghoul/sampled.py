@@ -15,7 +15,7 @@ everything *after* the deal and samples only the deal:
    the spread between the ``BATCHES``-or-more independent batches (the ratio estimator's delta
    method, Student's t with batches - 1 degrees of freedom), and batches are added until the
    widest 95% half-width over every probability reported (each player's suits at least one and
-   at least two, every identity) is at most ``TARGET`` or the time budget is spent.
+   at least two, every identity) is at most ``TARGET`` or the work budget is spent.
 
 The half-width is stated in the answer (``"error_95"``); ``tests/solvers/test_ghoul_sampled.py``
 checks on tables the exact pass also solves that the exact answers lie within it.
@@ -23,7 +23,6 @@ checks on tables the exact pass also solves that the exact answers lie within it
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,16 +39,21 @@ TARGET = 0.02
 BATCHES = 12
 """Fewest independent batches behind an error estimate."""
 
-BATCH_DEALS = 300
-"""Deals drawn in the first batch; the others are sized so that ``BATCHES`` fit in the time budget
+BATCH_DEALS = 100
+"""Deals drawn in the first batch; the others are sized so that ``BATCHES`` fit in the work budget
 (at most ``MAX_BATCH_DEALS``: larger batches cost less per deal)."""
 
 MAX_BATCH_DEALS = 3000
 
-TIME_BUDGET = 0.6
-"""CPU seconds the sampler may spend before it reports the error it reached."""
+WORK_BUDGET = 6000000
+"""How much the sampler may do before it reports the error it reached, in rows x class columns
+merged by the passes (a count, not a clock, so that the same log always gets the same answer;
+about 0.6 s of CPU on the benchmark machine)."""
 
-MIN_BATCH_DEALS = 50
+ENTRY_WORK = 2000
+"""An entry's fixed cost in the pass, in rows x columns (the work measure's constant)."""
+
+MIN_BATCH_DEALS = 10
 """Fewest deals per batch: below it the sampler gives up (the bound answers)."""
 
 MAX_BATCHES = 400
@@ -144,6 +148,16 @@ class _FromDeals(_Pruned):
                  sets: dict[Any, np.ndarray], deals: np.ndarray) -> None:
         super().__init__(problem, fixed, allowed, chance, sets)
         self._given = deals
+        self.work = 0  # rows x class columns merged: a measure of the pass's cost, not a clock
+
+    def _merge_rows(self, H: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.work += len(H) * (1 + W.shape[1])
+        return super()._merge_rows(H, W)
+
+    def _before(self, i: int) -> None:
+        # The rows an entry's tests go over, and its fixed cost (as many rows).
+        self.work += len(self.H) * (1 + self.W.shape[1]) + ENTRY_WORK
+        super()._before(i)
 
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
         self.characters()
@@ -193,13 +207,13 @@ def estimate(
     chance: float,
     subset: Sequence[int] | None = None,
     target: float = TARGET,
-    budget: float = TIME_BUDGET,
+    budget: int = WORK_BUDGET,
     seed: int = SEED,
 ) -> Sampled | None:
     """The card-flow posterior estimated from sampled deals (see the module docstring); ``None``
     when even one batch is over the pass's budget; raises :class:`FlowConflict` when no world
     fits."""
-    t0 = time.process_time()
+    work = 0
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
     back = _Backward(problem, fixed, allowed, chance)
     back.run(entries)
@@ -217,7 +231,6 @@ def estimate(
     while len(totals) < MAX_BATCHES:
         deals = draw_deals(problem.hand_size, problem.deck, sets[0], size, rng)
         ps = _FromDeals(problem, fixed, allowed, chance, sets, deals)
-        t1 = time.process_time()
         try:
             ps.deal(None)
             ps.run(entries)
@@ -241,13 +254,13 @@ def estimate(
             vecs.append(summary(ps))
             totals.append(float(ps.W.sum()))
         drawn += len(deals)
+        work += ps.work
         if len(totals) == 1:
-            # Batches sized so that ``BATCHES`` of them fit in the time budget.
-            took = time.process_time() - t1
-            size = min(MAX_BATCH_DEALS, max(MIN_BATCH_DEALS, int(size * budget / (BATCHES * max(took, 1e-3)))))
+            # Batches sized so that ``BATCHES`` of them fit in the budget.
+            size = min(MAX_BATCH_DEALS, max(MIN_BATCH_DEALS, int(size * budget / (BATCHES * max(ps.work, 1)))))
         if len(totals) >= BATCHES and last is not None:
             err = _error(vecs, totals)
-            if err <= target or time.process_time() - t0 > budget:
+            if err <= target or work > budget:
                 break
     if last is None:
         raise FlowConflict
