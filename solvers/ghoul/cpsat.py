@@ -42,10 +42,16 @@ from engine.ghoul.data import MASK
 from solvers.ghoul.flow import FlowConflict, _Pass
 
 TIME_CAP = 2.0
-"""Seconds one feasibility check may take before :class:`CpSatTimeout`."""
+"""CP-SAT's deterministic time (work units of about a second) one feasibility check may take
+before :class:`CpSatTimeout`: a count, not a clock, so the same log gets the same answer on a
+busy machine."""
 
 LIGHT_CAP = 0.15
-"""Seconds a check may take with the light settings before it is solved with the defaults."""
+"""Deterministic time a check may take with the light settings before it is solved with the
+defaults."""
+
+WALL_CAP = 10.0
+"""A last guard in seconds of the clock per check (a busy machine only)."""
 
 
 class CpSatTimeout(Exception):
@@ -289,12 +295,13 @@ def possible(
     light.parameters.cp_model_presolve = False
     light.parameters.cp_model_probing_level = 0
     light.parameters.linearization_level = 0
-    light.parameters.max_time_in_seconds = LIGHT_CAP
+    light.parameters.max_deterministic_time = LIGHT_CAP
     careful = cp_model.CpSolver()
-    careful.parameters.max_time_in_seconds = time_cap
+    careful.parameters.max_deterministic_time = time_cap
     for sv in (light, careful):
         sv.parameters.num_workers = 1
         sv.parameters.random_seed = 7
+        sv.parameters.max_time_in_seconds = WALL_CAP
     m = md.m
     solves = 0
 
