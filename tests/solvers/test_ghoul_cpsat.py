@@ -47,6 +47,15 @@ CASES = [(4, k) for k in sorted(CASES4)] + [(5, k) for k in sorted(CASES5)]
 def test_cpsat_facts_equal_the_counters_on_every_entry_kind(case):
     players, name = case
     config, log = (cfg4(), CASES4[name]) if players == 4 else (cfg5(), CASES5[name])
+    for k in sorted({(len(log) + 1) // 2, len(log)}):
+        same_facts(config, log[:k])
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("case", CASES, ids=[f"{p}-{k}" for p, k in CASES])
+def test_cpsat_facts_equal_the_counters_on_every_prefix_soak(case):
+    players, name = case
+    config, log = (cfg4(), CASES4[name]) if players == 4 else (cfg5(), CASES5[name])
     for k in range(1, len(log) + 1):
         same_facts(config, log[:k])
 
@@ -96,3 +105,16 @@ def test_cpsat_facts_equal_the_counters_on_engine_games(players, mask, support, 
 @pytest.mark.parametrize(("players", "mask", "support", "seed"), SOAK)
 def test_cpsat_facts_equal_the_counters_on_engine_games_soak(players, mask, support, seed):
     _engine_games(players, mask, support, seed, every=3, least=5)
+
+
+def test_a_turn_without_an_instant_victory_rules_the_character_out_like_the_counter():
+    """Ben starts a turn without claiming, then shows his whole hand (three Coffee) at the end:
+    he is not Hide (who wins with three Coffee). CP-SAT must find that as the counter does."""
+    log = [
+        {"type": "hand", "cards": ["food", "dove", "dove"]},
+        {"type": "turn", "player": "Ben"},
+        {"type": "reveal", "player": "Ben", "cards": ["coffee", "coffee", "coffee"]},
+    ]
+    got = cpsat_certain(cfg4(), log)
+    assert got is not None and "hide" in got["Ben"]["not_characters"]
+    same_facts(cfg4(), log)
