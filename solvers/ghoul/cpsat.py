@@ -79,30 +79,30 @@ class _Model(_Pass):
         super().__init__(problem, fixed, allowed, chance)
         self.m = cp_model.CpModel()
         m, n, nh = self.m, self.n, self.nh
-        self.x = [[m.NewBoolVar(f"h{q}_{i}") for i in range(nh)] for q in range(n)]
+        self.x = [[m.new_bool_var(f"h{q}_{i}") for i in range(nh)] for q in range(n)]
         for q in range(n):
-            m.AddExactlyOne(self.x[q])
+            m.add_exactly_one(self.x[q])
         for s in range(5):
             coef = self.counts[:, s]
-            m.Add(sum(int(coef[i]) * self.x[q][i] for q in range(n) for i in range(nh) if coef[i]) == problem.deck[s])
+            m.add(sum(int(coef[i]) * self.x[q][i] for q in range(n) for i in range(nh) if coef[i]) == problem.deck[s])
         self.y: dict[int, dict[str, Any]] = {}
         for q in self.unknown:
-            self.y[q] = {c: m.NewBoolVar(f"c{q}_{c}") for c in sorted(allowed[q])}
+            self.y[q] = {c: m.new_bool_var(f"c{q}_{c}") for c in sorted(allowed[q])}
             if not self.y[q]:
                 raise FlowConflict
-            m.AddExactlyOne(list(self.y[q].values()))
+            m.add_exactly_one(list(self.y[q].values()))
         chars = sorted({c for q in self.unknown for c in self.y[q]})
         for c in chars:
             lits = [self.y[q][c] for q in self.unknown if c in self.y[q]]
             if len(lits) > 1:
-                m.AddAtMostOne(lits)
+                m.add_at_most_one(lits)
         self._k = 0
 
     # --- helpers
     def _fresh(self, q: int) -> list[Any]:
         self._k += 1
-        new = [self.m.NewBoolVar(f"h{q}_{i}_{self._k}") for i in range(self.nh)]
-        self.m.AddExactlyOne(new)
+        new = [self.m.new_bool_var(f"h{q}_{i}_{self._k}") for i in range(self.nh)]
+        self.m.add_exactly_one(new)
         return new
 
     def _hidden(self, q: int) -> np.ndarray:
@@ -117,7 +117,7 @@ class _Model(_Pass):
 
     def restrict(self, q: int, ok_hand: np.ndarray) -> None:
         for i in np.nonzero(~np.asarray(ok_hand, dtype=bool))[0]:
-            self.m.Add(self.x[q][int(i)] == 0)
+            self.m.add(self.x[q][int(i)] == 0)
 
     def prune(self) -> None:
         pass
@@ -132,7 +132,7 @@ class _Model(_Pass):
                 for c, lit in self.y[q].items():
                     if _class_of(c, self.instants) == j:
                         for i in bad:
-                            self.m.AddImplication(lit, self.x[q][int(i)].Not())
+                            self.m.add_implication(lit, self.x[q][int(i)].negated())
             elif _class_of(self._fixed[q], self.instants) == j:
                 self.restrict(q, ~self.inst_hand[j])
 
@@ -142,9 +142,9 @@ class _Model(_Pass):
             to = self.known[give, take]
             for i in range(self.nh):
                 if to[i] < 0:
-                    self.m.Add(self.x[q][i] == 0)
+                    self.m.add(self.x[q][i] == 0)
                 else:
-                    self.m.AddImplication(self.x[q][i], new[int(to[i])])
+                    self.m.add_implication(self.x[q][i], new[int(to[i])])
             self.x[q] = new
 
     def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
@@ -168,10 +168,10 @@ class _Model(_Pass):
             moves.append(None)
         if self.chance > 0.0:
             moves += [(g, gb, t, tb) for g, gb in options(ca, a) for t, tb in options(cb, b)]
-        lits = [m.NewBoolVar(f"x{self._k}_{k}") for k in range(len(moves))]
+        lits = [m.new_bool_var(f"x{self._k}_{k}") for k in range(len(moves))]
         if not lits:
             raise FlowConflict
-        m.AddExactlyOne(lits)
+        m.add_exactly_one(lits)
         new = {a: self._fresh(a), b: self._fresh(b)}
         for lit, mv in zip(lits, moves, strict=True):
             for q, c, side in ((a, ca, 0), (b, cb, 1)):
@@ -189,9 +189,9 @@ class _Model(_Pass):
                     else:
                         j = int(self.known[give, take][i])
                     if j < 0:
-                        m.AddBoolOr([lit.Not(), self.x[q][i].Not()])
+                        m.add_bool_or([lit.negated(), self.x[q][i].negated()])
                     else:
-                        m.AddBoolOr([lit.Not(), self.x[q][i].Not(), new[q][j]])
+                        m.add_bool_or([lit.negated(), self.x[q][i].negated(), new[q][j]])
                 if p.mask and self.face_up[q] is not None:
                     # The public face-up events must be the ones seen (flow._Pass._face_events).
                     u = self.face_up[q]
@@ -199,7 +199,7 @@ class _Model(_Pass):
                         has_mask = self.counts[j, MASK] >= 1
                         event = True if left else (bool(has_mask) if u != MASK else False)
                         if event != (q in changed):
-                            m.AddBoolOr([lit.Not(), new[q][j].Not()])
+                            m.add_bool_or([lit.negated(), new[q][j].negated()])
         self.x[a], self.x[b] = new[a], new[b]
 
     def preliminary(self, e: dict) -> None:
@@ -211,15 +211,15 @@ class _Model(_Pass):
         gift = []
         for q in range(n):
             known = e["gave"] if q == me else (e["received"] if q == left else None)
-            lits = [m.NewBoolVar(f"g{self._k}_{q}_{s}") for s in range(5)]
-            m.AddExactlyOne(lits)
+            lits = [m.new_bool_var(f"g{self._k}_{q}_{s}") for s in range(5)]
+            m.add_exactly_one(lits)
             hid = self._hidden(q)
             for s in range(5):
                 if known is not None and s != known:
-                    m.Add(lits[s] == 0)
+                    m.add(lits[s] == 0)
                     continue
-                for i in np.nonzero(hid[:, s] < 1)[0]:
-                    m.AddBoolOr([lits[s].Not(), self.x[q][int(i)].Not()])
+                for none in np.nonzero(hid[:, s] < 1)[0]:
+                    m.add_bool_or([lits[s].negated(), self.x[q][int(none)].negated()])
             gift.append(lits)
         new = [self._fresh(q) for q in range(n)]
         for q in range(n):
@@ -229,8 +229,8 @@ class _Model(_Pass):
                     to = self.known[s, r]
                     for i in range(self.nh):
                         j = int(to[i])
-                        clause = [gift[q][s].Not(), gift[frm][r].Not(), self.x[q][i].Not()]
-                        m.AddBoolOr(clause if j < 0 else [*clause, new[q][j]])
+                        clause = [gift[q][s].negated(), gift[frm][r].negated(), self.x[q][i].negated()]
+                        m.add_bool_or(clause if j < 0 else [*clause, new[q][j]])
         self.x = new
         del right
         for q, c in e["face_up"].items():
@@ -307,25 +307,25 @@ def possible(
 
     def check(assume: list[Any]) -> bool:
         nonlocal solves
-        m.ClearAssumptions()
-        m.AddAssumptions(assume)
+        m.clear_assumptions()
+        m.add_assumptions(assume)
         solves += 1
         solver = light
-        st = solver.Solve(m)
+        st = solver.solve(m)
         if st == cp_model.UNKNOWN:
             solver = careful
-            st = solver.Solve(m)
+            st = solver.solve(m)
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            m.ClearHints()
+            m.clear_hints()
             for q in range(n):
                 for i in range(nh):
-                    v = solver.BooleanValue(md.x[q][i])
-                    m.AddHint(md.x[q][i], v)
+                    v = solver.boolean_value(md.x[q][i])
+                    m.add_hint(md.x[q][i], v)
                     if v:
                         saw(q, i)
                 for c, lit in md.y.get(q, {}).items():
-                    v = solver.BooleanValue(lit)
-                    m.AddHint(lit, v)
+                    v = solver.boolean_value(lit)
+                    m.add_hint(lit, v)
                     if v:
                         chars[q].add(c)
             return True
@@ -344,16 +344,16 @@ def possible(
         ]
         if not outside:
             break
-        other = m.NewBoolVar(f"outside{solves}")
-        m.AddBoolOr(outside).OnlyEnforceIf(other)
+        other = m.new_bool_var(f"outside{solves}")
+        m.add_bool_or(outside).only_enforce_if(other)
         if not check([other]):
             break
     while True:
         unseen = [lit for q in md.y for c, lit in md.y[q].items() if c not in chars[q]]
         if not unseen:
             break
-        other = m.NewBoolVar(f"unseen{solves}")
-        m.AddBoolOr(unseen).OnlyEnforceIf(other)
+        other = m.new_bool_var(f"unseen{solves}")
+        m.add_bool_or(unseen).only_enforce_if(other)
         if not check([other]):
             break
     return Possible(low=low, high=high, characters=chars, approximate=sorted(set(md.approximate)), solves=solves)

@@ -14,7 +14,9 @@ ones. The character assignments behind each class vector are enumerated once wit
 python-constraint (all-different over the characters each player may still be).
 
 The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
-``budget`` rows, and the caller falls back to the per-player bound (``exact: false``).
+``budget`` rows, and the caller tries the pruned pass from the deals that can meet the log, then
+sampled deals (:mod:`solvers.ghoul.sampled`) with CP-SAT's certain facts
+(:mod:`solvers.ghoul.cpsat`), and last the per-player bound (``exact: false``).
 
 For explanations, ``solve_flow(..., prune=True)`` first replays the log backwards per player
 (:class:`_Backward`: which hands can still meet the rest of the log) and drops every row with a
