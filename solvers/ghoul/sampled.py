@@ -211,8 +211,8 @@ def estimate(
     seed: int = SEED,
 ) -> Sampled | None:
     """The card-flow posterior estimated from sampled deals (see the module docstring); ``None``
-    when even one batch is over the pass's budget; raises :class:`FlowConflict` when no world
-    fits."""
+    when even a small batch is over the pass's budget, or when no drawn deal fits; raises
+    :class:`FlowConflict` only when no deal is possible at all (none within the sets)."""
     work = 0
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
     back = _Backward(problem, fixed, allowed, chance)
@@ -258,12 +258,15 @@ def estimate(
         if len(totals) == 1:
             # Batches sized so that ``BATCHES`` of them fit in the budget.
             size = min(MAX_BATCH_DEALS, max(MIN_BATCH_DEALS, int(size * budget / (BATCHES * max(ps.work, 1)))))
-        if len(totals) >= BATCHES and last is not None:
+        if len(totals) >= BATCHES:
+            if last is None:
+                # No drawn deal fits (yet some deal may: only CP-SAT can say there is none).
+                return None
             err = _error(vecs, totals)
             if err <= target or work > budget:
                 break
     if last is None:
-        raise FlowConflict
+        return None
     # One result over every batch's rows: the ratio estimates (duplicate rows only add up).
     H = np.concatenate([h for h, _w in rows])
     key = np.zeros(len(H), dtype=np.int64)
