@@ -141,6 +141,11 @@ def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
         note = "exact"
     elif out.get("method") == "flow":
         note = "approximate: " + "; ".join(out.get("approximate") or [])
+    elif out.get("method") == "sample":
+        note = (
+            f"sampled: probabilities from {out.get('samples', 0):,} sampled deals, each within "
+            f"{out.get('error_95', 0):.3f} (95%); certain facts complete (CP-SAT)"
+        )
     else:
         note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
     chance = out.get("exchange_chance")

@@ -14,7 +14,9 @@ ones. The character assignments behind each class vector are enumerated once wit
 python-constraint (all-different over the characters each player may still be).
 
 The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
-``budget`` rows, and the caller falls back to the per-player bound (``exact: false``).
+``budget`` rows, and the caller tries the pruned pass from the deals that can meet the log, then
+sampled deals (:mod:`solvers.ghoul.sampled`) with CP-SAT's certain facts
+(:mod:`solvers.ghoul.cpsat`), and last the per-player bound (``exact: false``).
 
 For explanations, ``solve_flow(..., prune=True)`` first replays the log backwards per player
 (:class:`_Backward`: which hands can still meet the rest of the log) and drops every row with a
@@ -180,8 +182,12 @@ def _deals(
     counts = np.array(uni.hands, dtype=np.int64).reshape(nh, 5)
     deck = np.array(deck_, dtype=np.int64)
     order = list(range(n))
+    if my_hand is not None and me == n - 1:
+        # The last hand is what is left, so mine cannot be last: deal it first (then every prefix
+        # holds it, the budget is that of a seat dealt first, and the columns go back at the end).
+        order = [me, *range(n - 1)]
     mine = None
-    if my_hand is not None and me != order[-1]:
+    if my_hand is not None and order[0] == 0 and me != order[-1]:
         # The players dealt before me keep only the deals that leave my hand (the others never
         # reach the end): the same rows in the same order, far fewer on the way. The budget is
         # the one of the deals built without that, counted without building them (the pruned
@@ -235,6 +241,8 @@ def _deals(
         if mine is not None and q < me:
             ok = np.asarray((rem >= mine).all(axis=1), dtype=bool)
             rows, rem, w = rows[ok], rem[ok], w[ok]
+    if order[0] != 0:
+        rows = rows[:, np.argsort(order)]
     return rows, w
 
 
@@ -304,6 +312,8 @@ class _Pass:
         # moved (``_post``); ``None`` in the ordinary pass, which then runs exactly as without them.
         self._deal_sets: np.ndarray | None = None
         self._post: np.ndarray | None = None
+        # With the sets: the deal's budget is the rows' only (not the count of every deal).
+        self.restricted_deal = False
 
     def characters(self) -> None:
         """The character assignments (python-constraint) grouped by instant-class vector."""
@@ -378,7 +388,7 @@ class _Pass:
 
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
         p = self.p
-        if self.deal_count(my_hand) > DEAL_BUDGET:
+        if not self.restricted_deal and self.deal_count(my_hand) > DEAL_BUDGET:
             raise TooLarge
         self.characters()
         got = _every_deal(p.hand_size, p.deck, self.n, p.me, my_hand)
@@ -669,10 +679,12 @@ class _Pass:
         # Per unknown player: (class vector x character) share of the assignments behind it.
         chars = sorted({c for sol in self.sols for c in sol})
         cidx = {c: k for k, c in enumerate(chars)}
+        sol_vec = np.array(self.sol_vec, dtype=np.int64)
+        sol_char = np.array([[cidx[c] for c in sol] for sol in self.sols], dtype=np.int64).reshape(len(self.sols), -1)
         for k, q in enumerate(self.unknown):
             share = np.zeros((self.nv, len(chars)))
-            for sol, v in zip(self.sols, self.sol_vec, strict=True):
-                share[v, cidx[sol[k]]] += 1.0 / vec_count[v]
+            # The same additions in the same order as a loop over the assignments (unbuffered).
+            np.add.at(share, (sol_vec, sol_char[:, k]), 1.0 / vec_count[sol_vec])
             m = per_vec_hand[q] @ share  # type: ignore[assignment]  # (nh, characters), floats
             for j, c in enumerate(chars):
                 col = m[:, j]
@@ -870,6 +882,7 @@ def solve_flow(
     subset: Sequence[int] | None = None,
     chance: float = DEFAULT_EXCHANGE_CHANCE,
     prune: bool = False,
+    restricted_deal: bool = False,
 ) -> FlowResult | None:
     """The exact posterior of the card-flow model for ``problem`` (or the entries in ``subset``);
     ``None`` when the joint state is over the budget; raises :class:`FlowConflict`.
@@ -877,12 +890,17 @@ def solve_flow(
     ``prune`` drops early the rows that cannot reach the end of the log (:class:`_Pruned`): the
     same result whenever the ordinary pass is within its budget, but also one on some tables
     where it is not (a test for explanations; :func:`solvers.ghoul.solver.solve` never prunes,
-    so that its answers, exact or the bound's, stay what they are)."""
+    so that its answers stay what they are, until the ordinary pass is over its budget).
+
+    ``restricted_deal`` (with ``prune``) lets the pruned pass start from a table whose every deal
+    is over ``DEAL_BUDGET``: only the deals within the backward sets are built, under the rows'
+    own budget (``solve()``'s second try at 7-8 players, and 6 with the Mask variant)."""
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
     if prune:
         back = _Backward(problem, fixed, allowed, chance)
         back.run(entries)
         ps: _Pass = _Pruned(problem, fixed, allowed, chance, back.sets())
+        ps.restricted_deal = restricted_deal
     else:
         ps = _Pass(problem, fixed, allowed, chance)
     try:

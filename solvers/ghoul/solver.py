@@ -101,7 +101,10 @@ class Solution:
     message: str = ""
     counting: Any = None  # the _Counting behind the marginals, kept for sampling worlds
     approximate: list[str] = field(default_factory=list)  # why the exact pass is not exact
-    method: str = "bound"  # "flow" (the exact card-flow pass) or "bound" (per-player sets)
+    method: str = "bound"  # "flow" (the exact card-flow pass), "sample" (sampled deals) or "bound"
+    certain: dict[str, Any] | None = None  # with "sample": the complete certain facts (CP-SAT)
+    error: float = 0.0  # with "sample": the widest 95% half-width of the probabilities
+    samples: int = 0  # with "sample": how many deals were drawn
 
 
 # --------------------------------------------------------------------------- step 1
@@ -712,6 +715,18 @@ def solve_problem(
             return Solution(status="contradiction")
         if fr is not None:
             return _from_flow(f, fr)
+        try:
+            # Over the budget: the same pass started only from the deals that can meet the log
+            # (the same answer when both run), then sampled deals with CP-SAT's certain facts.
+            fr = solve_flow(problem, f.fixed, f.allowed, subset, chance=problem.exchange_chance, prune=True,
+                            restricted_deal=True)
+            if fr is not None:
+                return _from_flow(f, fr)
+            big = _sampled(f, subset, marginals)
+        except FlowConflict:
+            return Solution(status="contradiction")
+        if big is not None:
+            return big
     cnt = _Counting(f, behaviour)
     if not cnt.ok:
         return Solution(status="contradiction")
@@ -781,9 +796,45 @@ def _from_flow(f: Filtered, fr: FlowResult) -> Solution:
     return sol
 
 
+def _sampled(f: Filtered, subset: Sequence[int] | None, marginals: bool) -> Solution | None:
+    """Past the exact pass's budget: probabilities from sampled deals (:mod:`solvers.ghoul.sampled`,
+    with their stated 95% error) and the complete certain facts from CP-SAT
+    (:mod:`solvers.ghoul.cpsat`); ``None`` when either cannot answer (then the bound).
+    Without ``marginals`` only the certain facts are computed."""
+    from solvers.ghoul import cpsat, sampled
+
+    p = f.problem
+    est = None
+    seen_hands: list[set[int]] | None = None
+    seen_chars: list[set[str]] | None = None
+    if marginals:
+        est = sampled.estimate(p, f.fixed, f.allowed, p.exchange_chance, subset)
+        if est is None:
+            return None
+        H, W = est.result.extra["H"], est.result.extra["W"]
+        live = H[W.sum(axis=1) > 0]
+        seen_hands = [set(np.unique(live[:, q]).tolist()) for q in range(p.n)]
+        seen_chars = [set(ident) for ident in est.result.identity]
+    try:
+        pos = cpsat.possible(p, f.fixed, f.allowed, p.exchange_chance, subset, seen_hands, seen_chars)
+    except cpsat.CpSatTimeout:
+        return None
+    if est is None:
+        sol = Solution(status="ok", exact=False, filtered=f, method="sample")
+    else:
+        sol = _from_flow(f, est.result)
+        sol.exact = False
+        sol.method = "sample"
+        sol.error = est.error
+        sol.samples = est.deals
+    sol.approximate = sorted(set(sol.approximate) | set(pos.approximate))
+    sol.certain = cpsat.certain(p, pos)
+    return sol
+
+
 def sample_worlds(sol: Solution, k: int, rng: Any) -> list[tuple[list[tuple[int, ...]], list[str], int]]:
     """``k`` worlds drawn from the solution's distribution: (holdings, characters, Kaneki token seat)."""
-    if sol.method == "flow":
+    if sol.method in ("flow", "sample"):
         return _sample_flow(sol, k, rng)
     cnt: _Counting = sol.counting
     f = cnt.f
@@ -921,7 +972,7 @@ def _summary(sol: Solution) -> dict[str, Any]:
         "board": {"ring": f.ring, "face_up": list(f.face), "token": f.token, "first_move": not f.moved}
         if f.ring is not None
         else None,
-    }
+    } | ({"error_95": _r(sol.error), "samples": sol.samples} if sol.method == "sample" else {})
 
 
 def certain_facts(
@@ -963,6 +1014,8 @@ def flow_certain_facts(config: Mapping[str, Any], log: Sequence[Mapping[str, Any
 
 
 def _certain(sol: Solution) -> dict[str, Any]:
+    if sol.certain is not None:
+        return sol.certain
     f = sol.filtered
     assert f is not None
     p = f.problem

@@ -801,3 +801,47 @@ def test_the_deal_holds_every_deal_that_leaves_my_hand_and_counts_the_budget_wit
         )
         peak = max(peak, count)
     assert _prefix_peak(size, deck, n, me, mine) == peak
+
+
+# ============================================================================ every seat is exact (issue 21, finding 2)
+
+
+def _rotated(config: dict, k: int) -> dict:
+    """The same table with the names listed from the ``k``-th on (the same ring, the same seat)."""
+    names = list(config["players"])
+    return {**config, "players": names[k:] + names[:k]}
+
+
+def _close(a, b, path=""):
+    if isinstance(a, dict):
+        assert set(a) == set(b), path
+        for key in a:
+            _close(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, float) and not isinstance(b, bool):
+        assert a == pytest.approx(b, abs=1e-9), path
+    else:
+        assert a == b, path
+
+
+@pytest.mark.parametrize(("players", "mask", "seed"), [(6, False, 11), (6, False, 12), (5, True, 13)])
+def test_the_seat_listed_last_is_exact_and_a_rotation_of_the_names_changes_nothing(players, mask, seed):
+    """Whoever is listed last gets the exact card-flow answer (it got the bound: the deal was built
+    with the seats before mine unpruned), equal to the answer with the names rotated so that the
+    same seat is listed first or in the middle."""
+    s = new_game(GhoulConfig(players=players, mask=mask), seed)
+    r = Rng(seed)
+    seat = players - 1
+    obs = ObservationLog(seat)
+    for _ in range(14):
+        s = apply(s, r.choice(legal_actions(s)))
+    obs.update(view(s, seat, obs.since)["events"])
+    config, log = obs.config, obs.entries()
+    assert config["players"][-1] == config["me"]
+    last = solve(config, log, advice=False)
+    assert last["status"] == "ok" and last["method"] == "flow" and last["exact"] is True
+    for k in (players - 1, 2):
+        other = solve(_rotated(config, k), log, advice=False)
+        assert other["method"] == "flow" and other["exact"] is True
+        for key in ("hands", "certain", "identities", "factions", "objectives"):
+            _close(last[key], other[key], key)
+        assert last["worlds"] == pytest.approx(other["worlds"], rel=1e-9)

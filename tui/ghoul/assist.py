@@ -447,7 +447,9 @@ class GhoulAssistScreen(AssistScreenBase):
             chance = sol.get("exchange_chance", DEFAULT_EXCHANGE_CHANCE)
             parts = [
                 f"Pool {sol['pool']}",
-                "exact" if sol["exact"] else "bound",
+                "exact" if sol["exact"] else (
+                    f"sampled ±{sol['error_95']:.2f}" if sol.get("method") == "sample" else "bound"
+                ),
                 f"exch. {round(100 * chance)}%",
             ]
             if g.last_index(self.entries, "hand") is None:

@@ -1,0 +1,379 @@
+"""Complete certain facts of the Tokyo Ghoul card-flow model with CP-SAT, at any table size.
+
+The exact card-flow pass (:mod:`solvers.ghoul.flow`) counts every world; at 7-8 players (and 6
+with the Mask variant) the joint state is too large for it. What a player reads as *certain*
+("✓ Ben has a Dove", "✗ no Food", "not Mado") needs no counting, only possibility: a fact is
+certain if and only if no world of positive weight breaks it. This module states the same
+worlds as a CP-SAT model and asks, per fact, whether its negation is feasible.
+
+The model is built by replaying the log through the very code of the card-flow pass
+(:meth:`flow._Pass.run`, so every observation is the same test on a hand), with each test
+recorded as constraints instead of applied to rows:
+
+* per player and per point where its cards moved, one Boolean per possible hand (exactly one
+  true); the dealt hands use up the deck suit by suit;
+* per unknown player, one Boolean per character it may be (exactly one; a character at most once);
+* a test on a hand forbids the hands that fail it; a turn without an instant victory forbids,
+  for each character with one, its winning hands for that player when it is that character;
+* a card movement links each hand before to the hand after through the move chosen: the
+  preliminary phase's gifts (one suit per giver, from its hidden hand), an exchange seen (fixed)
+  or unseen (none, or a suit given and one taken, from the hand or the face-up card, with the
+  public face-up events of the Mask rules), exactly the moves of positive weight in the pass
+  (an exchange chance of 0 leaves only "none", 1 only exchanges).
+
+A world satisfies the model if and only if it has positive weight in the card-flow model, so
+the facts are exactly the ones the counter would find (``tests/solvers/test_ghoul_cpsat.py``
+checks that wherever both run). Each check is a solve under an *assumption literal* (the fact's
+negation) with the last solution as a *hint*; every solution found also settles the other facts
+it breaks, so most facts cost no solve. CP-SAT runs with one worker, a fixed seed and a time cap
+(``docs/ghoul.md``); a check that hits the cap raises :class:`CpSatTimeout` (the caller says it
+could not tell, never "certain").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engine.ghoul.data import MASK
+from solvers.ghoul.flow import FlowConflict, _Pass
+
+TIME_CAP = 2.0
+"""CP-SAT's deterministic time (work units of about a second) one feasibility check may take
+before :class:`CpSatTimeout`: a count, not a clock, so the same log gets the same answer on a
+busy machine."""
+
+LIGHT_CAP = 0.15
+"""Deterministic time a check may take with the light settings before it is solved with the
+defaults."""
+
+WALL_CAP = 10.0
+"""A last guard in seconds of the clock per check (a busy machine only)."""
+
+
+class CpSatTimeout(Exception):
+    """A feasibility check hit its time cap: the facts cannot be stated complete."""
+
+
+@dataclass
+class Possible:
+    """Per player, the fewest and most cards of each suit, and every character, over the worlds
+    of positive weight at the end of the log: what the certain facts are read from."""
+
+    low: list[list[int]]
+    high: list[list[int]]
+    characters: list[set[str]]
+    approximate: list[str]
+    solves: int
+
+
+class _Model(_Pass):
+    """The card-flow pass's replay, recorded as a CP-SAT model (see the module docstring)."""
+
+    def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
+        from ortools.sat.python import cp_model
+
+        super().__init__(problem, fixed, allowed, chance)
+        self.m = cp_model.CpModel()
+        m, n, nh = self.m, self.n, self.nh
+        self.x = [[m.new_bool_var(f"h{q}_{i}") for i in range(nh)] for q in range(n)]
+        for q in range(n):
+            m.add_exactly_one(self.x[q])
+        for s in range(5):
+            coef = self.counts[:, s]
+            m.add(sum(int(coef[i]) * self.x[q][i] for q in range(n) for i in range(nh) if coef[i]) == problem.deck[s])
+        self.y: dict[int, dict[str, Any]] = {}
+        for q in self.unknown:
+            self.y[q] = {c: m.new_bool_var(f"c{q}_{c}") for c in sorted(allowed[q])}
+            if not self.y[q]:
+                raise FlowConflict
+            m.add_exactly_one(list(self.y[q].values()))
+        chars = sorted({c for q in self.unknown for c in self.y[q]})
+        for c in chars:
+            lits = [self.y[q][c] for q in self.unknown if c in self.y[q]]
+            if len(lits) > 1:
+                m.add_at_most_one(lits)
+        self._k = 0
+
+    # --- helpers
+    def _fresh(self, q: int) -> list[Any]:
+        self._k += 1
+        new = [self.m.new_bool_var(f"h{q}_{i}_{self._k}") for i in range(self.nh)]
+        self.m.add_exactly_one(new)
+        return new
+
+    def _hidden(self, q: int) -> np.ndarray:
+        """(hands x suits) cards of each suit in ``q``'s hidden hand, as :meth:`hidden_counts`."""
+        c, _size = self.hidden_counts(q, np.arange(self.nh))
+        return c
+
+    # --- the pass's operations, as constraints
+    def deal(self, my_hand: tuple[int, ...] | None) -> None:  # the deck constraint is set up front
+        if my_hand is not None:
+            self.restrict(self.p.me, (self.counts == np.array(my_hand)).all(axis=1))
+
+    def restrict(self, q: int, ok_hand: np.ndarray) -> None:
+        for i in np.nonzero(~np.asarray(ok_hand, dtype=bool))[0]:
+            self.m.add(self.x[q][int(i)] == 0)
+
+    def prune(self) -> None:
+        pass
+
+    def expand(self) -> None:
+        pass
+
+    def not_claimed(self, q: int) -> None:
+        for j in range(1, len(self.instants)):
+            bad = np.nonzero(self.inst_hand[j])[0]
+            if q in self.y:
+                for c, lit in self.y[q].items():
+                    if _class_of(c, self.instants) == j:
+                        for i in bad:
+                            self.m.add_implication(lit, self.x[q][int(i)].negated())
+            elif _class_of(self._fixed[q], self.instants) == j:
+                self.restrict(q, ~self.inst_hand[j])
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        for q, give, take in ((a, g, t), (b, t, g)):
+            new = self._fresh(q)
+            to = self.known[give, take]
+            for i in range(self.nh):
+                if to[i] < 0:
+                    self.m.add(self.x[q][i] == 0)
+                else:
+                    self.m.add_implication(self.x[q][i], new[int(to[i])])
+            self.x[q] = new
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        p, m = self.p, self.m
+        board = p.mask and self.face_up[a] is not None and self.face_up[b] is not None
+        if p.mask and not board:
+            self.approximate.append("a face-up card is unknown at an interrogation I could not see")
+        ca, cb = self._hidden(a), self._hidden(b)
+
+        def options(c: np.ndarray, q: int) -> list[tuple[int, bool]]:
+            opts = [(s, False) for s in range(5) if c[:, s].any()]
+            if board:
+                u = self.face_up[q]
+                assert u is not None
+                opts.append((u, True))
+            return opts
+
+        # (give, from board, take, from board) or None: no exchange.
+        moves: list[tuple[int, bool, int, bool] | None] = []
+        if self.chance < 1.0:
+            moves.append(None)
+        if self.chance > 0.0:
+            moves += [(g, gb, t, tb) for g, gb in options(ca, a) for t, tb in options(cb, b)]
+        lits = [m.new_bool_var(f"x{self._k}_{k}") for k in range(len(moves))]
+        if not lits:
+            raise FlowConflict
+        m.add_exactly_one(lits)
+        new = {a: self._fresh(a), b: self._fresh(b)}
+        for lit, mv in zip(lits, moves, strict=True):
+            for q, c, side in ((a, ca, 0), (b, cb, 1)):
+                if mv is None:
+                    give = take = None
+                    left = False
+                else:
+                    give, gb, take, _tb = mv if side == 0 else (mv[2], mv[3], mv[0], mv[1])
+                    left = gb
+                for i in range(self.nh):
+                    if give is None:
+                        j = i
+                    elif (not left and c[i, give] < 1) or self.known[give, take][i] < 0:
+                        j = -1
+                    else:
+                        j = int(self.known[give, take][i])
+                    if j < 0:
+                        m.add_bool_or([lit.negated(), self.x[q][i].negated()])
+                    else:
+                        m.add_bool_or([lit.negated(), self.x[q][i].negated(), new[q][j]])
+                if p.mask and self.face_up[q] is not None:
+                    # The public face-up events must be the ones seen (flow._Pass._face_events).
+                    u = self.face_up[q]
+                    for j in range(self.nh):
+                        has_mask = self.counts[j, MASK] >= 1
+                        event = True if left else (bool(has_mask) if u != MASK else False)
+                        if event != (q in changed):
+                            m.add_bool_or([lit.negated(), new[q][j].negated()])
+        self.x[a], self.x[b] = new[a], new[b]
+
+    def preliminary(self, e: dict) -> None:
+        opening = self._preliminary_opening(e)
+        if opening is None:
+            return
+        n, me, right, left = opening
+        m = self.m
+        gift = []
+        for q in range(n):
+            known = e["gave"] if q == me else (e["received"] if q == left else None)
+            lits = [m.new_bool_var(f"g{self._k}_{q}_{s}") for s in range(5)]
+            m.add_exactly_one(lits)
+            hid = self._hidden(q)
+            for s in range(5):
+                if known is not None and s != known:
+                    m.add(lits[s] == 0)
+                    continue
+                for none in np.nonzero(hid[:, s] < 1)[0]:
+                    m.add_bool_or([lits[s].negated(), self.x[q][int(none)].negated()])
+            gift.append(lits)
+        new = [self._fresh(q) for q in range(n)]
+        for q in range(n):
+            frm = (q + 1) % n  # the left neighbour gives to q
+            for s in range(5):
+                for r in range(5):
+                    to = self.known[s, r]
+                    for i in range(self.nh):
+                        j = int(to[i])
+                        clause = [gift[q][s].negated(), gift[frm][r].negated(), self.x[q][i].negated()]
+                        m.add_bool_or(clause if j < 0 else [*clause, new[q][j]])
+        self.x = new
+        del right
+        for q, c in e["face_up"].items():
+            self.face_up[q] = c
+        for q in range(n):
+            self.face_rule(q)
+
+
+def _class_of(c: str | None, instants: list[tuple[int, int] | None]) -> int:
+    from solvers.ghoul.flow import _CHARS
+
+    if c is None:
+        return 0
+    inst = _CHARS[c].instant
+    return instants.index(inst) if inst in instants else 0
+
+
+def possible(
+    problem: Any,
+    fixed: list[str | None],
+    allowed: list[set[str]],
+    chance: float,
+    subset: Sequence[int] | None = None,
+    seen_hands: Sequence[set[int]] | None = None,
+    seen_characters: Sequence[set[str]] | None = None,
+    time_cap: float = TIME_CAP,
+) -> Possible:
+    """The range of every player's count of every suit, and every character, over the worlds of
+    positive weight; raises :class:`FlowConflict` when there is none, :class:`CpSatTimeout` when a
+    check hits ``time_cap``. ``seen_*`` (known possible, e.g. sampled worlds) spare solves.
+
+    One check asks for a world with any count outside the ranges found so far (one assumption
+    literal standing for that disjunction); each world found widens the ranges and hints the
+    next solve; the first infeasible check proves every range complete. The characters the same."""
+    from ortools.sat.python import cp_model
+
+    entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
+    md = _Model(problem, fixed, allowed, chance)
+    md.deal(None)
+    md.run(entries)
+    n, nh, counts = md.n, md.nh, md.counts
+    low = [[99] * 5 for _ in range(n)]
+    high = [[-1] * 5 for _ in range(n)]
+    chars: list[set[str]] = [set() for _ in range(n)]
+
+    def saw(q: int, i: int) -> None:
+        for s in range(5):
+            low[q][s] = min(low[q][s], int(counts[i, s]))
+            high[q][s] = max(high[q][s], int(counts[i, s]))
+
+    for q in range(n):
+        for i in seen_hands[q] if seen_hands is not None else ():
+            saw(q, i)
+        if q not in md.y:
+            chars[q] = {fixed[q]} if fixed[q] is not None else set()
+        elif seen_characters is not None:
+            chars[q] = set(seen_characters[q])
+    # Many small solves of one model: presolve, probing and the LP cost more than they save
+    # (about 3x faster per check at 8 players); a check they cannot settle within the light
+    # cap (typically an infeasibility proof) is solved again with the defaults.
+    light = cp_model.CpSolver()
+    light.parameters.cp_model_presolve = False
+    light.parameters.cp_model_probing_level = 0
+    light.parameters.linearization_level = 0
+    light.parameters.max_deterministic_time = LIGHT_CAP
+    careful = cp_model.CpSolver()
+    careful.parameters.max_deterministic_time = time_cap
+    for sv in (light, careful):
+        sv.parameters.num_workers = 1
+        sv.parameters.random_seed = 7
+        sv.parameters.max_time_in_seconds = WALL_CAP
+    m = md.m
+    solves = 0
+
+    def check(assume: list[Any]) -> bool:
+        nonlocal solves
+        m.clear_assumptions()
+        m.add_assumptions(assume)
+        solves += 1
+        solver = light
+        st = solver.solve(m)
+        if st == cp_model.UNKNOWN:
+            solver = careful
+            st = solver.solve(m)
+        if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            m.clear_hints()
+            for q in range(n):
+                for i in range(nh):
+                    v = solver.boolean_value(md.x[q][i])
+                    m.add_hint(md.x[q][i], v)
+                    if v:
+                        saw(q, i)
+                for c, lit in md.y.get(q, {}).items():
+                    v = solver.boolean_value(lit)
+                    m.add_hint(lit, v)
+                    if v:
+                        chars[q].add(c)
+            return True
+        if st == cp_model.INFEASIBLE:
+            return False
+        raise CpSatTimeout
+
+    if seen_hands is None and not check([]):
+        raise FlowConflict
+    while True:
+        outside = [
+            md.x[q][i]
+            for q in range(n)
+            for i in range(nh)
+            if any(counts[i, s] < low[q][s] or counts[i, s] > high[q][s] for s in range(5))
+        ]
+        if not outside:
+            break
+        other = m.new_bool_var(f"outside{solves}")
+        m.add_bool_or(outside).only_enforce_if(other)
+        if not check([other]):
+            break
+    while True:
+        unseen = [lit for q in md.y for c, lit in md.y[q].items() if c not in chars[q]]
+        if not unseen:
+            break
+        other = m.new_bool_var(f"unseen{solves}")
+        m.add_bool_or(unseen).only_enforce_if(other)
+        if not check([other]):
+            break
+    return Possible(low=low, high=high, characters=chars, approximate=sorted(set(md.approximate)), solves=solves)
+
+
+def certain(problem: Any, pos: Possible) -> dict[str, Any]:
+    """``solve()``'s ``certain`` from the ranges (the same fields as the exact counter's)."""
+    from engine.ghoul.data import SUITS
+
+    suits = [s for s in range(5) if problem.deck[s] > 0]
+    out: dict[str, Any] = {}
+    for q in range(problem.n):
+        lo, hi = pos.low[q], pos.high[q]
+        only = all(lo[s] == hi[s] for s in suits)
+        out[problem.names[q]] = {
+            "has": {SUITS[s]: lo[s] for s in suits if lo[s] > 0},
+            "lacks": [SUITS[s] for s in suits if hi[s] == 0],
+            "at_most": {SUITS[s]: hi[s] for s in suits},
+            "hand": [SUITS[s] for s in range(5) for _ in range(lo[s])] if only else None,
+            "character": next(iter(pos.characters[q])) if len(pos.characters[q]) == 1 else None,
+            "not_characters": sorted(c for c in problem.cast if c not in pos.characters[q]),
+        }
+    return out
