@@ -616,7 +616,7 @@ def _special_possible(s: GhoulState) -> bool:
         return False
     count_up = bool(_DATA.options.get("special_counts_face_up"))
     marks = [s.markers[t] + (1 if count_up and s.up[t] >= 0 else 0) for t in range(s.config.players) if t != seat]
-    xs = [_CHARS[c].inspector_x for c in s.cast if _CHARS[c].inspector_x]
+    xs = [x for x in (_CHARS[c].inspector_x for c in s.cast) if x]
     return any(m >= x for x in xs for m in marks)
 
 
