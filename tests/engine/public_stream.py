@@ -109,8 +109,10 @@ def _ghoul_b(d: dict, w: int, rng: Rng, kind: str) -> None:
         for i, c in zip(others, chars, strict=True):
             d["chars"][i] = c
     if kind in ("cards", "all"):
-        # The neighbours show and give the watched seat cards before anyone acts: their hands stay.
-        others = [i for i in others if i not in ((w - 1) % n, (w + 1) % n)]
+        # The neighbours show and give the watched seat cards before anyone acts: their hands stay
+        # (at 4 players only one seat would be left: then everyone else's may change).
+        far = [i for i in others if i not in ((w - 1) % n, (w + 1) % n)]
+        others = far if len(far) >= 2 else others
         flat = [[x for x in range(5) for _ in range(d["hands"][i][x])] for i in others]
         if kind == "all":
             pool = [c for h in flat for c in h]
@@ -152,28 +154,16 @@ def _clue_b(d: dict, w: int, rng: Rng, kind: str) -> None:
     n = len(d["hands"])
     holders = [list(d["envelope"]), *(d["hands"][i] for i in range(n) if i != w), d["aside"], d["centre"]]
     holders = [list(h) for h in holders]
-    if kind == "all":
-        for _ in range(40):
-            _swap_in(holders, rng, lambda a, b: True)
-        # the envelope keeps one card of each category: put them back in order
-        env = holders[0]
-        if sorted(category[c] for c in env) != [0, 1, 2]:
-            return _clue_b(d, w, rng, "swap")
-        holders[0] = sorted(env, key=category.__getitem__)
+    # One card changes hands (a full re-deal contradicts the first refutation at once): between
+    # two hidden holders, or between the envelope and a holder (a card of the same category).
+    envelope, rest = holders[0], holders[1:]
+    if kind == "envelope":
+        flat = [c for h in rest for c in h]
+        _swap_in([envelope, flat], rng, lambda a, b: a != b and category[a] == category[b])
+        holders = [envelope, *_swap_back(rest, flat)]
     else:
-
-        def ok(a: str, b: str) -> bool:
-            return a != b and category[a] == category[b]
-
-        # a card of the envelope only trades with one of its own category
-        envelope, rest = holders[0], holders[1:]
-        if rng.random() < 0.4:
-            flat = [c for h in rest for c in h]
-            _swap_in([envelope, flat], rng, ok)
-            holders = [envelope, *_swap_back(rest, flat)]
-        else:
-            _swap_in(rest, rng)
-            holders = [envelope, *rest]
+        _swap_in(rest, rng)
+        holders = [envelope, *rest]
     order = {c: i for i, c in enumerate(board.cards)}
     d["envelope"] = holders[0]
     k = 1
@@ -230,7 +220,7 @@ def _masque_b(d: dict, w: int, rng: Rng, kind: str) -> None:
 
 KINDS: dict[str, tuple[str, ...]] = {
     "ghoul": ("characters", "cards", "token", "tiles", "all"),
-    "clue": ("swap", "swap", "all"),
+    "clue": ("hands", "envelope"),
     "masque": ("personalities", "red", "deck", "all"),  # all: the Red Death cards and the deck
     "mascarade": ("play",),  # Mascarade deals face up: B drifts through swaps that were pretences
 }
