@@ -224,6 +224,17 @@ KINDS: dict[str, tuple[str, ...]] = {
     "masque": ("personalities", "red", "deck", "all"),  # all: the Red Death cards and the deck
     "mascarade": ("play",),  # Mascarade deals face up: B drifts through swaps that were pretences
 }
+def kinds_for(game: str, config: dict) -> tuple[str, ...]:
+    """The swap kinds that change something in this variant (no Support token without Support,
+    no Personality cards without them)."""
+    kinds = KINDS[game]
+    if game == "ghoul" and not config.get("support"):
+        kinds = tuple(k for k in kinds if k != "token")
+    if game == "masque" and config.get("personalities") is False:
+        kinds = tuple(k for k in kinds if k != "personalities")
+    return kinds
+
+
 _BUILDERS = {"ghoul": _ghoul_b, "clue": _clue_b, "masque": _masque_b}
 
 
@@ -311,7 +322,8 @@ def compare(game: str, config: dict, seed: int, g: int, drift: float = 0.25) -> 
     actions = [(seat, spec.action_from_json(raw)) for seat, raw in table.log]
     rng = Rng(derive_seed(seed, "swap", g))
     watched = g % players
-    kind = KINDS[game][g % len(KINDS[game])]
+    kinds = kinds_for(game, config)
+    kind = kinds[g % len(kinds)]
     prompt = _prompt(game)
     # A, step by step: the state before each action, what the seat saw, and what it then learnt.
     a_states = [spec.new_game(cfg, seed)]
