@@ -42,6 +42,7 @@ class Table:
         return self.config.players
 
     def _reset(self) -> None:
+        self._generation = getattr(self, "_generation", 0) + 1
         self.state = self.spec.new_game(self.config, self.seed)
         self.log = []
         self._ends: list[int] = []  # the state log's length after each action of ``log``
@@ -103,11 +104,33 @@ class Table:
 
     def step_bot(self) -> bool:
         """Let the bot to act (if any) take one action. Returns whether one acted."""
+        choice = self.bot_choice()
+        return choice is not None and self.play_bot_choice(choice)
+
+    def position(self) -> tuple[int, int]:
+        """Which position the table is at: changes with every action, undo and rename."""
+        return (self._generation, len(self.log))
+
+    def bot_choice(self) -> tuple[tuple[int, int], int, tuple] | None:
+        """The bot to act's choice, thought out but not played: ``(position, seat, action)``.
+
+        Screens think as soon as a bot must act and play the choice when its pace allows, so the
+        time a move takes to appear does not depend on how long the bot thought (issue 20).
+        None when no bot is to act.
+        """
+        pos = self.position()
         seat = self.to_act()
         if seat is None or seat not in self.bots:
-            return False
+            return None
         bot = self.bots[seat]
-        action = bot.choose(self.view(seat, getattr(bot, "since", 0)))
+        action = tuple(bot.choose(self.view(seat, getattr(bot, "since", 0))))
+        return (pos, seat, action)
+
+    def play_bot_choice(self, choice: tuple[tuple[int, int], int, tuple]) -> bool:
+        """Play a choice from :meth:`bot_choice`; False (nothing changes) if the table has moved on since."""
+        pos, seat, action = choice
+        if pos != self.position() or self.to_act() != seat:
+            return False
         self._apply(seat, action)
         self._notify()
         return True

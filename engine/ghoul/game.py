@@ -5,9 +5,12 @@ Pure rules over plain data: ``new_game`` deals from a seeded RNG held in the sta
 was), and ``view`` gives one seat exactly what that seat may see. Rules decisions where
 the rulebook is silent are listed in ``data/rules.toml`` and explained in ``docs/ghoul.md``.
 
-A seat is asked only when it has a real choice: a decision with a single legal action
-(showing the only two cards you have, the forced Mask on your board, a Cover Up with no
-marker anywhere) is taken for it, with the same events as if it had chosen.
+A seat is skipped only when the whole table can tell its decision is forced (showing the only
+two cards you have, a Cover Up with no marker anywhere, a move with one place to go when no
+Inspector could use a special): that decision is taken for it, with the same events as if it
+had chosen. A decision forced by hidden facts (three Doves in hand, a Mask to place, a card you
+hold) is asked all the same, with its single option, and every active player whose location
+can attack somebody is asked about the attack (a player who cannot kill may only pass).
 
 Actions are tuples of plain values (suits and places by name/number):
 
@@ -520,6 +523,8 @@ def _compute_legal(s: GhoulState) -> tuple[Action, ...]:
             return (("pass",),)
         return (*(("add", t) for t in range(n)), ("pass",))
     if p == ATTACK:
+        if not _CHARS[s.chars[s.turn]].kill:
+            return (("pass",),)  # asked all the same: see _continue
         return (*(("attack", t) for t in _attack_targets(s)), ("pass",))
     if p == SUPPORT:
         return (*(("look", t) for t in range(n)), *(("swap", t) for t in range(n) if t != s.turn), ("pass",))
@@ -555,13 +560,55 @@ def apply(state: GhoulState, action: Action) -> GhoulState:
 
 
 def _settle(s: GhoulState) -> None:
-    """Take every forced decision (a single legal action) and cache the next legal list."""
+    """Take every publicly forced decision and cache the next legal list.
+
+    A decision with one legal action is taken for the seat only when every other seat can tell
+    it is forced (:func:`_publicly_forced`); otherwise the seat is asked, with its single option:
+    skipping it would tell the table something only its hand or character decides.
+    """
     while True:
         legal = _compute_legal(s)
-        if len(legal) != 1:
+        if len(legal) != 1 or not _publicly_forced(s):
             s.legal = legal
             return
         _do(s, legal[0])
+
+
+def _publicly_forced(s: GhoulState) -> bool:
+    """Whether the decision now has a single option by public facts alone (hand sizes, markers,
+    the Pool, the board, the cast), so taking it at once tells nobody anything.
+
+    Sound by construction: whenever this holds, the seat really has a single legal action.
+    """
+    p = s.phase
+    if p == OVER:
+        return False
+    seat = to_act(s)
+    assert seat is not None
+    size = sum(hidden_of(s, seat))
+    if p in (SETUP_FACE, REFILL, PRELIM_GIVE):
+        return size == 1
+    if p in (PRELIM_SHOW, SHOW):
+        return size == 2  # two cards make one pair
+    if p == COVER_REMOVE:
+        return not any(s.markers)
+    if p == COVER_ADD:
+        return s.pool <= 0
+    if p == MOVE:
+        return len(destinations(s.token, s.face)) == 1 and not _special_possible(s)
+    return False  # interrogate, exchange, attack, support: always a choice to be asked
+
+
+def _special_possible(s: GhoulState) -> bool:
+    """Could the seat to move hold an Inspector's special with a target, for all the table knows?
+    Judged from the cast (public), markers and face-up cards, never from the seat's character or hand."""
+    seat = s.turn
+    if sum(s.hands[seat]) < 2 or _DATA.deck(s.config.players, s.config.mask)[DOVE] < 2:
+        return False
+    count_up = bool(_DATA.options.get("special_counts_face_up"))
+    marks = [s.markers[t] + (1 if count_up and s.up[t] >= 0 else 0) for t in range(s.config.players) if t != seat]
+    xs = [x for x in (_CHARS[c].inspector_x for c in s.cast) if x]
+    return any(m >= x for x in xs for m in marks)
 
 
 _WHY = {
@@ -846,7 +893,6 @@ def _move(s: GhoulState, dest: int) -> None:
 def _continue(s: GhoulState) -> None:
     """Resolve the location's actions from ``step`` on, stopping at the next decision."""
     actions = _TILES[s.ring[s.token]].actions
-    me = s.turn
     while s.step < len(actions):
         act = actions[s.step]
         s.step += 1
@@ -859,7 +905,9 @@ def _continue(s: GhoulState) -> None:
         elif kind == "cover":
             s.phase = COVER_REMOVE
             return
-        elif kind == "attack" and _CHARS[s.chars[me]].kill and _attack_targets(s):
+        elif kind == "attack" and _attack_targets(s):
+            # Every seat is asked when the location has a target, killer or not (a non-killer
+            # can only pass): who is asked must not tell who can kill.
             s.phase = ATTACK
             return
     if s.config.support:

@@ -32,6 +32,7 @@ from engine.ghoul.game import (
     SETUP_FACE,
     GhoulConfig,
     GhoulState,
+    _publicly_forced,
     is_over,
     legal_actions,
     to_act,
@@ -189,7 +190,9 @@ class GhoulChecks(GameChecks):
         assert_cards_conserved(s)
         assert_markers_conserved(s)
         if not is_over(s):
-            assert len(legal_actions(s)) >= 2, "a seat was asked to decide with fewer than two choices"
+            legal = legal_actions(s)
+            # A single option is asked only when its being forced is not public (issue 20).
+            assert len(legal) >= 2 or (len(legal) == 1 and not _publicly_forced(s)), "a forced choice was asked"
         self.know.update(s)
 
     def seat_view(self, s: GhoulState, seat: int, view: dict) -> None:

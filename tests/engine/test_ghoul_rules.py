@@ -303,10 +303,13 @@ def test_preliminary_give_one_card_to_the_right_at_the_same_time():
     assert [(e["seat"], e["to"]) for e in given] == [(i, (i - 1) % 6) for i in range(6)]
 
 
-def test_a_choice_with_one_option_is_taken_for_the_player():
-    """A player holding three cards of one suit has only one pair to show: it is shown for him."""
+def test_a_choice_forced_by_a_hidden_hand_is_still_asked():
+    """A player holding three cards of one suit has only one pair to show, but only he knows it:
+    he is asked like anyone else, with that single option (issue 20: skipping him would tell)."""
     s = at(new(6, 6), hands=(H(coffee=3), *new(6, 6).hands[1:]))
-    s = at(s, first=5)  # seat 5 decides first, then seat 0 is forced
+    s = at(s, first=5)  # seat 5 decides first, then seat 0 (forced, but asked)
+    s = apply(s, legal_actions(s)[0])
+    assert to_act(s) == 0 and legal_actions(s) == [("show", "coffee", "coffee")]
     s = apply(s, legal_actions(s)[0])
     assert to_act(s) == 1
     assert last(s, "show_chosen")["seat"] == 0 and last(s, "show_chosen")["cards"] == ["coffee", "coffee"]
@@ -543,10 +546,13 @@ def test_cover_up_tracks_remove_then_give_both_optional():
 
 def test_attack_only_for_characters_with_a_killing_objective():
     """Rulebook: "This action is available only for players with a Killing Objective." A non-killer standing
-    on Cochlea is never asked (and nothing tells the table it passed)."""
+    on Cochlea is asked all the same (issue 20: who is asked must not tell who can kill), may only pass,
+    and nothing tells the table it passed."""
     markers = [0, 2, 0, 0, 0, 0]
     s = _arrive("cochlea", SIX_H, markers=markers)  # seat 0 is Kaneki
-    assert s.phase != ATTACK
+    assert s.phase == ATTACK and legal_actions(s) == [("pass",)]
+    after = apply(s, ("pass",))
+    assert all(e["t"] != "attack" for e, _seats in after.log.entries(len(s.log)))
     chars = ("mado", "kimi", "hide", "kaneki", "nishiki", "rize")
     s = turn_of(0, chars=chars, hands=SIX_H, token=7, markers=markers)
     s = apply(s, ("move", 0))
@@ -712,11 +718,16 @@ def test_mask_setup_four_cards_one_face_up_a_mask_first():
         assert all(sum(h) == 4 for h in s.hands)
         assert sum(h[MASK] for h in s.hands) == 5
         assert s.phase == SETUP_FACE or s.phase == PRELIM_SHOW
+        asked = []
         while s.phase == SETUP_FACE:
             seat = to_act(s)
-            assert s.hands[seat][MASK] == 0  # only players without a Mask choose
-            assert {a[1] for a in legal_actions(s)} == {SUITS[x] for x in range(5) if s.hands[seat][x]}
+            asked.append(seat)
+            if s.hands[seat][MASK]:  # a Mask must go face up: asked all the same, with that one option
+                assert legal_actions(s) == [("reveal", "mask")]
+            else:
+                assert {a[1] for a in legal_actions(s)} == {SUITS[x] for x in range(5) if s.hands[seat][x]}
             s = apply(s, legal_actions(s)[0])
+        assert sorted(asked) == list(range(5))  # skipping a seat would tell it holds a Mask
         for i in range(5):
             assert s.up[i] >= 0 and s.hands[i][s.up[i]] >= 1
             if s.hands[i][MASK]:

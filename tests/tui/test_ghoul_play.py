@@ -86,7 +86,9 @@ test_ghoul_attack_dialog = snapshot_test(at(my("attack"), policy=no_attack))
 test_ghoul_attack_confirm = snapshot_test(
     at(my("attack"), policy=no_attack), "enter", doc="An attack ends the game: the screen asks first.")
 test_ghoul_setup_face_dialog = snapshot_test(
-    at(my("setup_face"), mask=True), doc="Mask variant: the card to place face up at setup.")
+    at(my("setup_face"), mask=True),
+    doc="Mask variant: the card to place face up at setup; here a Mask, our only option, asked all the same "
+        "(issue 20: skipping us would tell the table we hold one).")
 test_ghoul_refill_dialog = snapshot_test(
     at(my("refill"), mask=True, policy=no_attack), doc="Mask variant: a new face-up card after an exchange took ours.")
 test_ghoul_support_dialog = snapshot_test(at(my("support"), support=True, policy=no_attack))

@@ -435,6 +435,10 @@ def dialog_text(view: dict) -> str:
     if phase == "cover_add":
         return f"Then you may give one marker from the Pool ({v['pool']} left) to any player (you too)."
     if phase == "attack":
+        if not v["character"].get("kill"):
+            # Every player on a location with a target is asked (issue 20), killer or not.
+            return ("This location allows an attack, but you have no killing objective: you can only pass. "
+                    "Everyone here is asked, so a pass tells nobody anything.")
         return (f"You may attack (killing objective: {v['character'].get('kill') or '?'}). "
                 "The game ends at once; a pass tells nobody anything.")
     if phase == "support":

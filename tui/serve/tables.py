@@ -405,17 +405,21 @@ class TableService:
             shared.bot_task = asyncio.get_running_loop().create_task(self._run_bots(shared))
 
     async def _run_bots(self, shared: Shared) -> None:
+        """Bots play at the table's pace: a move appears ``bot_delay`` after its bot had to act,
+        however long it thought (it thinks first, within the delay), so the pace tells nothing."""
         loop = asyncio.get_running_loop()
         while shared.table.waiting_for_bot() and shared.ended_by is None:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+            started = loop.time()
             async with shared.lock:
-                if not shared.table.waiting_for_bot() or shared.ended_by is not None:
-                    break
                 try:
-                    await loop.run_in_executor(self._bots, shared.table.step_bot)
+                    choice = await loop.run_in_executor(self._bots, shared.table.bot_choice)
                 except Exception:  # a bot bug must not take the server down; the table waits
                     return
+            if self.bot_delay:
+                await asyncio.sleep(max(0.0, self.bot_delay - (loop.time() - started)))
+            async with shared.lock:
+                if choice is None or shared.ended_by is not None or not shared.table.play_bot_choice(choice):
+                    continue  # the table moved on meanwhile (or ended): look again
             self._changed_no_bots(shared)
 
     def _changed_no_bots(self, shared: Shared) -> None:
