@@ -104,13 +104,13 @@ def test_tables_per_user_are_capped_and_idle_unfinished_tables_are_archived():
 
 def test_bots_think_in_the_services_bot_threads_not_on_its_loop(monkeypatch):
     threads: list[str] = []
-    real = Table.step_bot
+    real = Table.bot_choice
 
-    def step_bot(self):
+    def bot_choice(self):
         threads.append(threading.current_thread().name)
         return real(self)
 
-    monkeypatch.setattr(Table, "step_bot", step_bot)
+    monkeypatch.setattr(Table, "bot_choice", bot_choice)
 
     async def scenario():
         service = TableService(bot_delay=0)
