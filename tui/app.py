@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from tui.env import env_seconds
+from tui.keygate import KeyGate
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -90,7 +91,7 @@ class UnmaskCommands(Provider):
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
 
 
-class UnmaskApp(App[None]):
+class UnmaskApp(KeyGate):
     """Play hidden-information board games against bots."""
 
     TITLE = "unmask"
