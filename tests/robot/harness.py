@@ -15,7 +15,7 @@ import logging
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,6 @@ from typing import Any
 from rich.console import Console
 from rich.measure import measure_renderables
 from rich.segment import Segment
-from textual import events
 from textual.css.query import NoMatches
 from textual.errors import NoWidget
 from textual.pilot import Pilot
@@ -32,6 +31,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Tab
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+
+from tui_helpers import burst  # the robot's tests import it from here
 
 SIZES = ((80, 24), (120, 40))
 CANCEL_WORDS = ("cancel", "later", "close", "back", "no")
@@ -53,29 +54,6 @@ class Violation(AssertionError):
 # --------------------------------------------------------------------------- small tools
 
 
-async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
-    """Send every key before the app handles any, as a quick typist over a slow link does."""
-    import unicodedata
-
-    from textual.app import _get_unicode_name_from_key  # type: ignore[attr-defined]
-    from textual.keys import REPLACED_KEYS, _character_to_key
-
-    app = pilot.app
-    driver = app._driver
-    assert driver is not None
-    for key in keys:
-        if len(key) == 1 and not key.isalnum():
-            key = _character_to_key(key)
-        original = REPLACED_KEYS.get(key, key)
-        try:
-            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
-        except KeyError:
-            char = key if len(key) == 1 else None
-        event = events.Key(key, char)
-        event.set_sender(app)
-        driver.send_message(event)
-    await pilot.pause()
-    await pilot.pause()
 
 
 def play_until(table: Any, want: Callable[[dict], bool], limit: int = 3000, to_centre: bool = False) -> bool:

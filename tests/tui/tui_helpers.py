@@ -16,6 +16,10 @@ from solvers.clue.sheet import Sheet
 from solvers.table import Table
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from textual.pilot import Pilot
+
     from tui.app import UnmaskApp
 
 
@@ -216,3 +220,29 @@ def snapshot_test(make_table: Callable[[], Table], *keys: str, doc: str = "", st
 
     test.__doc__ = doc or None
     return test
+
+
+async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
+    """Send every key before the app handles any, as a quick typist over a slow link does."""
+    import unicodedata
+
+    from textual import events
+    from textual.app import _get_unicode_name_from_key  # type: ignore[attr-defined]
+    from textual.keys import REPLACED_KEYS, _character_to_key
+
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        original = REPLACED_KEYS.get(key, key)
+        try:
+            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause()
+    await pilot.pause()
