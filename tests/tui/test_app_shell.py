@@ -61,6 +61,36 @@ async def test_help_lists_the_bindings_of_the_screen():
 
 
 @run_async
+async def test_home_opens_with_a_button_focused_and_arrows_move_between_them():
+    """Issue 23: the scrolling box around Home's buttons had the focus, so Enter and the arrows did
+    nothing until Tab."""
+    app = UnmaskApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.focused is not None and app.focused.id == "home-play"
+        await pilot.press("down")
+        assert app.focused is not None and app.focused.id != "home-play"
+        await pilot.press("up", "enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, SetupScreen)
+
+
+@run_async
+async def test_help_is_titled_in_words_never_by_a_class_name():
+    """Issue 23: the Clue assistant's help said "Keys — ClueAssist"."""
+    app = UnmaskApp(bot_delay=0, start="assist:clue")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        under = app.screen
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.title_text == "Clue: table assistant"
+        assert type(under).__name__.removesuffix("Screen") not in app.screen.title_text
+
+
+@run_async
 async def test_command_palette_opens_rules_and_toggles_bot_speed():
     app = UnmaskApp(bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:

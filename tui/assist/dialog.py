@@ -55,6 +55,11 @@ class AssistEntryDialog(Screen[Any]):
         """The title line as the dialog opens."""
         return ""
 
+    @property
+    def HELP_TITLE(self) -> str:  # noqa: N802  (the name every screen's help title goes by)
+        """The help screen's title: this dialog's own."""
+        return self._title() or "Entry"
+
     def _first_preview(self) -> str:
         """The preview line as the dialog opens (what its first picks make), so the first frame is final."""
         return ""

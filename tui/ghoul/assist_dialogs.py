@@ -120,6 +120,8 @@ class GhoulEntryDialog(AssistEntryDialog):
 class MoreDialog(Screen[str | None]):
     """The rarer entry kinds, one large button each; dismisses with the kind or None."""
 
+    HELP_TITLE = "More entries"
+
     CSS_PATH = ASSIST_CSS
     CSS = DIALOG_CSS
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS_H

@@ -50,7 +50,11 @@ class HomeScreen(Screen):
         Binding("l", "app.rules('clue')", "Rules", id="home-rules"),
         Binding("s", "app.settings", "Settings", id="home-settings"),
         Binding("q", "app.quit", "Quit", id="home-quit"),
+        Binding("down,right", "app.focus_next", "Next", show=False, id="home-next"),
+        Binding("up,left", "app.focus_previous", "Previous", show=False, id="home-previous"),
     ]
+    HELP_TITLE = "Home"
+    AUTO_FOCUS = "#home-play"  # not the scrolling box around the buttons: it showed nothing as focused (issue 23)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="home-box"):
@@ -93,6 +97,8 @@ class HomeScreen(Screen):
 
 class SetupScreen(Screen):
     """Players, one bot kind per seat, the game's variants and an optional seed."""
+
+    HELP_TITLE = "New game"
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="setup-back"),

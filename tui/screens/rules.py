@@ -83,6 +83,8 @@ def _generic_assumptions(game: str) -> Text:
 class RulesScreen(Screen):
     """Scrollable rulebook with explicit scroll buttons (a swipe does nothing on a tablet)."""
 
+    HELP_TITLE = "Rules"
+
     BINDINGS = [
         Binding("escape,b", "app.pop_screen", "Back", id="rules-back"),
         Binding("1", "tab('rules-book')", "Rulebook", id="rules-tab-book"),
