@@ -56,7 +56,7 @@ class AssistEntryDialog(Screen[Any]):
         return ""
 
     @property
-    def HELP_TITLE(self) -> str:  # noqa: N802  (the name every screen's help title goes by)
+    def HELP_TITLE(self) -> str:  # named as every screen's class attribute
         """The help screen's title: this dialog's own."""
         return self._title() or "Entry"
 
