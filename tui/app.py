@@ -111,6 +111,7 @@ class UnmaskApp(KeyGate):
         super().__init__()
         self._session = session  # an assist session to reopen (start="assist:GAME")
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
+        self.last_setup: dict[str, dict[str, Any]] = {}  # per game: the options and seats last played (New game)
         self.sheet_auto = False  # the Clue play sheet: your own marks only (Settings: fill it from what you saw)
         self._table = table
         self._session_id = session_id
@@ -159,6 +160,7 @@ class UnmaskApp(KeyGate):
 
         from tui.storage import new_session_id
 
+        self.last_setup[table.game] = {"options": table.config.to_json(), "seats": list(table.seats)}
         new = session_id is None
         if session_id is None:
             session_id = new_session_id(table.game)
