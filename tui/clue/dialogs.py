@@ -17,6 +17,7 @@ from textual.widgets import Button, Static
 from engine.clue.board import Board
 from tui.clue.model import Seats, move_options
 from tui.widgets.choices import Btn, Choices
+from tui.words import count
 
 
 def _holder_hint(holder: dict, card: str, seats: Seats) -> str:
@@ -201,7 +202,7 @@ class MoveDialog(PickOneDialog):
     title_text = "Move"
 
     def text(self) -> str:
-        return f"{self.view['steps']} steps. Enter a place, walk toward one, or stop on a square."
+        return f"{count(self.view['steps'], 'step')}. Enter a place, walk toward one, or stop on a square."
 
     def options(self) -> list[tuple[str, Any]]:
         return [(o.label, ("move", o.node)) for o in move_options(self.view, self.board)]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from engine.clue.board import Board, load_board, load_rules
+from tui.words import count, count_is
 
 REASONS = {
     "solved": "solved the plot",
@@ -136,9 +137,10 @@ def describe(ev: dict, seats: Seats, board: Board) -> str | None:
         if ev["face_up"]:
             line += f" Face up beside the board: {_cards(ev['face_up'])}."
         if ev["centre"]:
-            line += f" {ev['centre']} card(s) lie face down in the {board.centre_name}."
+            lie = "lies" if ev["centre"] == 1 else "lie"
+            line += f" {count(ev['centre'], 'card')} {lie} face down in the {board.centre_name}."
         if ev["aside"]:
-            line += f" {ev['aside']} cards are set aside face down."
+            line += f" {count_is(ev['aside'], 'card')} set aside face down."
         return line
     if t == "hand":
         if ev["cards"] is None:
@@ -205,7 +207,7 @@ def describe(ev: dict, seats: Seats, board: Board) -> str | None:
             return f"Your Raven saw {the(board, ev['card'])} in {seats.names[target]}'s hand."
         return f"{who}'s Raven saw your card: {ev['card']}."
     if t == "power":
-        return f"{who} used {seats.characters[s]}'s power: move again."
+        return f"{who} used {seats.characters[s]}'s power to roll and move once more."
     if t == "stay":
         return f"{who} stayed to start a rumor."
     if t == "decline":
@@ -415,7 +417,7 @@ def prompt(view: dict, board: Board) -> str:
             opts.append(f"stay in {board.short[here]} (y)")
         return "Your turn: " + " or ".join(opts) + "."
     if phase == "move":
-        return f"{view['steps']} steps: click a highlighted place, or press m to choose where to go."
+        return f"{count(view['steps'], 'step')}: click a highlighted place, or press m to choose where to go."
     if phase == "refute":
         asker, cards = view["rumor"]
         return f"{seats.names[asker]} asks about {', '.join(cards)}: show one card (s)."
@@ -435,7 +437,7 @@ def prompt(view: dict, board: Board) -> str:
     if "look_centre" in kinds:
         opts.append("look at the centre cards (c)")
     if "power" in kinds:
-        opts.append("move again (x)")
+        opts.append("use your power to roll and move once more (x)")  # not "move again": a teleport is no move
     opts.append("end your turn (e)")
     return "Now " + ", ".join(opts[:-1]) + (" or " if len(opts) > 1 else "") + opts[-1] + "."
 
