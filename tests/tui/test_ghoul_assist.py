@@ -458,3 +458,33 @@ async def test_entry_dialogs_are_final_when_first_shown(log):
                 assert before_mount[kind] == _dialog_state(dialog), kind
                 app.pop_screen()
                 await pilot.pause()
+
+
+@run_async(timeout=120)
+async def test_recomputing_notes_say_so(monkeypatch):
+    """Issue 23: while the notes recompute (1.7–3.3 s under load) the old numbers stayed with no sign of work."""
+    import threading
+
+    from tui.ghoul import assist as ga
+
+    app = saved_app("ghoul-working")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settled(pilot)
+        screen = app.screen
+        assert isinstance(screen, GhoulAssistScreen) and screen.solution is not None
+        head, status = screen.query_one("#gx-notes-head"), screen.query_one("#ax-status")
+        assert "updating" not in str(head.render()) + str(status.render())
+        release = threading.Event()
+        slow = ga.solve_log
+
+        def held(config, log):
+            release.wait(30)
+            return slow(config, log)
+
+        monkeypatch.setattr(GhoulAssistScreen, "_solve_log", staticmethod(held))
+        screen._solve_now()
+        await pilot.pause()
+        assert "updating" in str(status.render()) and "updating" in str(head.render())
+        release.set()
+        await settle(pilot)
+        assert "updating" not in str(head.render()) + str(status.render())
