@@ -308,3 +308,20 @@ def test_ghoul_explanations_with_the_upper_test_are_the_same_and_ask_the_oracle_
     facts = ex.facts[:: max(1, len(ex.facts) // 12)]
     assert [ex.why(f) for f in facts] == [ex0.why(f) for f in facts]
     assert ex.upper_calls > 0 and ex.calls < ex0.calls
+
+
+def test_solve_explain_numbers_notes_from_1_as_the_app_does(tmp_path):
+    """Issue 23: ``solve --explain`` numbered notes from #0 while the app numbers them from #1."""
+    import re
+
+    from tui.cli import app
+
+    config, log = sample("clue", 2, entries=30)
+    path = tmp_path / "clue.json"
+    path.write_text(json.dumps({"format": "unmask-session/1", "game": "clue", "mode": "assist",
+                                "config": config, "log": log}))
+    out = json.loads(CliRunner().invoke(app, ["solve", "clue", str(path), "--json", "--explain"]).output)
+    readable = CliRunner().invoke(app, ["solve", "clue", str(path), "--explain"]).output
+    cited = {int(n) for n in re.findall(r"#(\d+) ", readable)}
+    assert cited and 0 not in cited
+    assert cited == {i + 1 for w in out["why"] for i in w["entries"] if i >= 0}  # the JSON keeps log indices
