@@ -408,3 +408,13 @@ def test_a_typed_challenge_moves_the_coins_as_the_dialog_does():
     coins = solve_log(CONFIG, [*before, *typed])["table"]["coins"]
     assert coins == solve_log(CONFIG, [*before, *tail])["table"]["coins"]
     assert coins != solve_log(CONFIG, [*before, typed[0]])["table"]["coins"]  # what the typed line gave before
+
+
+@run_async
+async def test_a_log_of_one_entry_says_1_entry():
+    """Issue 23 (sentences): "Log · 1 entries"."""
+    app = notes_app(LOG[:1], "mx-one")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "Log · 1 entry" in str(app.screen.query_one("#mx-log-head").render())
+        assert "1 entries" not in str(app.screen.query_one("#mx-log-head").render())

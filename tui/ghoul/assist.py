@@ -30,6 +30,7 @@ from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists, solve_a
 from tui.assist.widgets import KeyBar, Tap
 from tui.ghoul import assist_model as g
 from tui.ghoul.assist_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
+from tui.words import count
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "GhoulAssistScreen", "advice_text", "grid_text", "identities_text",
            "solve_log"]
@@ -173,9 +174,8 @@ def advice_text(result: Mapping[str, Any], config: Mapping[str, Any]) -> Text:
         )
         for r in att.get("targets", []):
             ok = "eligible" if r["eligible_most"] or r["eligible_three"] else "not eligible"
-            t.append(
-                f"  {r['player']:<10} is a {att['kill']} {g.fmt_p(r['p_success'])} · {r['markers']} markers · {ok}\n"
-            )
+            markers = count(r["markers"], "marker")
+            t.append(f"  {r['player']:<10} is a {att['kill']} {g.fmt_p(r['p_success'])} · {markers} · {ok}\n")
     sp = adv.get("special")
     if sp:
         t.append("Special action\n", style="bold underline")
@@ -398,9 +398,8 @@ class GhoulAssistScreen(AssistScreenBase):
             head.update("Log · ⚠ the marked entries cannot all be true")
             head.add_class("-problem")
         else:
-            head.update(
-                f"Log · {len(self.entries)} entries · tap one to edit or delete" if self.entries else "Log · empty"
-            )
+            entries = count(len(self.entries), "entry", "entries")
+            head.update(f"Log · {entries} · tap one to edit or delete" if self.entries else "Log · empty")
             head.remove_class("-problem")
 
     def contradiction_text(self) -> str:

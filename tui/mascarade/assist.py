@@ -32,6 +32,7 @@ from tui.assist.widgets import KeyBar, LogList, Tap
 from tui.mascarade import assist_model as mm
 from tui.mascarade.assist_dialogs import MascaradeEntryDialog
 from tui.mascarade.assist_setup import MascaradeSetupForm
+from tui.words import count
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "MascaradeAssistScreen", "describe_entry", "parse_line", "solve_log"]
 
@@ -324,7 +325,8 @@ class MascaradeAssistScreen(AssistScreenBase):
         return [mm.describe(e, me) for e in self.entries]
 
     def _update_log_head(self, head: Static) -> None:
-        head.update(f"Log · {len(self.entries)} entries" if self.entries else "Log · empty: tap Swap to start")
+        entries = count(len(self.entries), "entry", "entries")
+        head.update(f"Log · {entries}" if self.entries else "Log · empty: tap Swap to start")
 
     def _update_log_buttons(self) -> None:
         super()._update_log_buttons()
@@ -448,7 +450,7 @@ class MascaradeAssistScreen(AssistScreenBase):
                 t.append(f"{text:>{width}}", style=style)
             t.append(f"{coins.get(p, ''):>6}\n")
         court = (r.get("table") or {}).get("court")
-        t.append(f"◆ = me · court {court if court is not None else 0} coins", style="dim")
+        t.append(f"◆ = me · court {count(court or 0, 'coin')}", style="dim")
         unsure = (r.get("table") or {}).get("coins_unsure") or []
         if unsure:  # the coins follow from the entries, except where the notes do not say (whom, which name)
             t.append(f"\n⚠ Coins unsure after entry #{unsure[0] + 1}: correct them with Coins (o).",

@@ -26,6 +26,7 @@ from tui.assist.base import UNDO_KEPT, AutosaveMixin, copy_json, solve_and_befor
 from tui.storage import load_session, new_session_id
 from tui.widgets.choices import Choices
 from tui.widgets.scroll import ScrollButtons
+from tui.words import count
 
 ABBR = {"black": "Bk", "blue": "Bu", "purple": "Pu", "green": "Gr", "orange": "Or", "white": "Wh", "violet": "Vi"}
 KINDS = (("My card (c)", "rumor"), ("Seen (s)", "seen"), ("Evidence (e)", "evidence"), ("I'm here (h)", "start"))
@@ -355,7 +356,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
     def _draw(self) -> None:
         variant = "harder (3 Red Death cards a slot)" if self.config.get("red_death") == 3 else "standard"
         self.query_one("#mq-title", Static).update(
-            f"Masque assistant · {variant} · {len(self.entries)} entries · session {self.session_id}"
+            f"Masque assistant · {variant} · {count(len(self.entries), 'entry', 'entries')} · session {self.session_id}"
         )
         log = self._log_widget or self.query_one(".mq-log", Choices)
         bad = set(self.result.get("conflict") or []) if self.result and self.result.get("status") != "ok" else set()
