@@ -46,6 +46,11 @@ class KeyGate(App):  # type: ignore[type-arg]
         self._held_since = 0.0
         self._release_queued = False
 
+    @property
+    def keys_held(self) -> int:
+        """How many keys wait for the screen (a test waits for none before it looks)."""
+        return len(self._held_keys)
+
     def screen_busy(self) -> bool:
         """Whether anything is still under way from the last input: a message waiting in the app or in
         any widget of the screen."""

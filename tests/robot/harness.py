@@ -33,7 +33,7 @@ from textual.widgets import Button, Input, Tab
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 
-from tui_helpers import burst  # the robot's tests import it from here
+from tui_helpers import burst, keys_handled  # the robot's tests import burst from here
 
 SIZES = ((80, 24), (120, 40))
 CANCEL_WORDS = ("cancel", "later", "close", "back", "no")
@@ -510,6 +510,7 @@ class Robot:
         """Wait until the step's messages, workers and the redraw they cause are done."""
         app = pilot.app
         await pilot.pause()
+        await keys_handled(pilot)
         for _ in range(50):
             if not any(w.is_running for w in app.workers):
                 break

@@ -245,4 +245,17 @@ async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
         event.set_sender(app)
         driver.send_message(event)
     await pilot.pause()
+    await keys_handled(pilot)
+    await pilot.pause()
+
+
+async def keys_handled(pilot: Pilot) -> None:
+    """Wait until the app has handed on every key it held for a busy screen (``tui.keygate``): its short
+    waits look idle to ``pilot.pause``."""
+    import asyncio
+
+    for _ in range(500):
+        if not getattr(pilot.app, "keys_held", 0):
+            break
+        await asyncio.sleep(0.01)
     await pilot.pause()
