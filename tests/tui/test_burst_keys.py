@@ -91,7 +91,7 @@ CASES = [
       for kind, keys in (
           ("rumor", ("right", "enter", "tab", "right", "enter", "tab", "enter", "tab", "enter", "tab", "right",
                      "right", "enter", "ctrl+s")),
-          ("reveal", ("right", "enter", "tab", "right", "enter", "tab", "enter", "ctrl+s")),
+          ("reveal", ("right", "enter", "tab", "right", "enter", "tab", "tab", "right", "enter", "ctrl+s")),
           ("hand", ("enter", "right", "enter", "right", "enter", "tab", "enter", "right", "enter", "ctrl+s")),
           ("accusation", ("right", "enter", "tab", "enter", "tab", "enter", "tab", "enter", "ctrl+s")),
       )],
