@@ -57,9 +57,10 @@ def why_json(
 
 
 def reason(mod: Any, fact: Any, notes: list[int], log: Any, me: str) -> str:
-    """'#3 Cat could not show ...; #9 ...; so the Arakh is at Bob' (log order)."""
+    """'#3 Cat could not show ...; #9 ...; so the Arakh is at Bob' (log order; notes numbered from #1, as the
+    app and the log file's readers count them)."""
     said = mod.fact_sentence(fact)
     if not notes:
         return f"{said[0].upper()}{said[1:]}: no note needed (the setup and the events logged)."
-    parts = [f"#{i} {mod.note_sentence(log[i], me)}" if i >= 0 else mod.note_sentence(None, me) for i in notes]
+    parts = [f"#{i + 1} {mod.note_sentence(log[i], me)}" if i >= 0 else mod.note_sentence(None, me) for i in notes]
     return "; ".join(parts) + f"; so {said}."

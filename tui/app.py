@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from tui.env import env_seconds
+from tui.keygate import KeyGate
 
 if TYPE_CHECKING:
     from solvers.table import Table
@@ -90,7 +91,7 @@ class UnmaskCommands(Provider):
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
 
 
-class UnmaskApp(App[None]):
+class UnmaskApp(KeyGate):
     """Play hidden-information board games against bots."""
 
     TITLE = "unmask"
@@ -110,6 +111,7 @@ class UnmaskApp(App[None]):
         super().__init__()
         self._session = session  # an assist session to reopen (start="assist:GAME")
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
+        self.last_setup: dict[str, dict[str, Any]] = {}  # per game: the options and seats last played (New game)
         self.sheet_auto = False  # the Clue play sheet: your own marks only (Settings: fill it from what you saw)
         self._table = table
         self._session_id = session_id
@@ -158,6 +160,7 @@ class UnmaskApp(App[None]):
 
         from tui.storage import new_session_id
 
+        self.last_setup[table.game] = {"options": table.config.to_json(), "seats": list(table.seats)}
         new = session_id is None
         if session_id is None:
             session_id = new_session_id(table.game)

@@ -198,7 +198,7 @@ def print_solution(game: str, out: dict[str, Any]) -> None:
     out = _escaped(out)
     if out.get("status") != "ok":
         con.print(f"[bold red]Contradiction[/]: {out.get('message')}")
-        con.print(f"Conflicting log entries: {', '.join(str(i) for i in out.get('conflict', []))}")
+        con.print(f"Conflicting log entries: {', '.join(f'#{i + 1}' for i in out.get('conflict', []))}")
         return
     PRINTERS[game](out, con)
 

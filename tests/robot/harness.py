@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,6 @@ from typing import Any
 from rich.console import Console
 from rich.measure import measure_renderables
 from rich.segment import Segment
-from textual import events
 from textual.css.query import NoMatches
 from textual.errors import NoWidget
 from textual.pilot import Pilot
@@ -32,6 +32,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Tab
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+
+from tui_helpers import burst, keys_handled  # the robot's tests import burst from here
 
 SIZES = ((80, 24), (120, 40))
 CANCEL_WORDS = ("cancel", "later", "close", "back", "no")
@@ -53,29 +55,6 @@ class Violation(AssertionError):
 # --------------------------------------------------------------------------- small tools
 
 
-async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
-    """Send every key before the app handles any, as a quick typist over a slow link does."""
-    import unicodedata
-
-    from textual.app import _get_unicode_name_from_key  # type: ignore[attr-defined]
-    from textual.keys import REPLACED_KEYS, _character_to_key
-
-    app = pilot.app
-    driver = app._driver
-    assert driver is not None
-    for key in keys:
-        if len(key) == 1 and not key.isalnum():
-            key = _character_to_key(key)
-        original = REPLACED_KEYS.get(key, key)
-        try:
-            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
-        except KeyError:
-            char = key if len(key) == 1 else None
-        event = events.Key(key, char)
-        event.set_sender(app)
-        driver.send_message(event)
-    await pilot.pause()
-    await pilot.pause()
 
 
 def play_until(table: Any, want: Callable[[dict], bool], limit: int = 3000, to_centre: bool = False) -> bool:
@@ -327,6 +306,93 @@ GENERIC_KEYS = ("tab", "shift+tab", "enter", "space", "escape", "up", "down", "l
 TEXTS = ("Ann", "Bob", "Cat", "Dan", "7", "12", "x", "Zoë", "  ", "Eve Lynn", "'; rm -rf", "0", "99")
 
 
+# Visible text that reads wrong, whatever the screen (issue 23): a class name ("Keys — ClueAssist"),
+# a count and a noun that disagree ("1 steps", "2 card").
+CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b")
+_INTERNAL_NAMES: dict[type, set[str]] = {}
+
+
+def internal_names(node: Any) -> set[str]:
+    """The names a player must never read: our classes of ``node`` (and those names without Screen / Dialog)."""
+    cls = type(node)
+    if cls not in _INTERNAL_NAMES:
+        names: set[str] = set()
+        for k in cls.__mro__:
+            if k.__module__.startswith("tui."):
+                n = k.__name__
+                names |= {n, n.removesuffix("Screen"), n.removesuffix("Dialog")}
+        _INTERNAL_NAMES[cls] = {n for n in names if CAMEL.fullmatch(n)}
+    return _INTERNAL_NAMES[cls]
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The text of the terminal as drawn now."""
+    try:
+        return [strip.text for strip in app.screen._compositor.render_strips()]
+    except Exception:
+        return []
+
+
+def text_problem(app: Any) -> str | None:
+    """A class name, or a count whose noun disagrees, in what the terminal shows."""
+    from test_sentences import ONE_PLURAL, TWO_SINGULAR
+
+    lines = screen_lines(app)
+    names: set[str] = set()
+    for screen in app.screen_stack:
+        for node in (screen, *screen.walk_children()):
+            names |= internal_names(node)
+    for line in lines:
+        for word in CAMEL.findall(line):
+            if word in names:
+                return f"an internal name {word!r} is shown: {line.strip()!r}"
+        bad = ONE_PLURAL.search(line) or TWO_SINGULAR.search(line)
+        if bad:
+            return f"a count and its noun disagree ({bad.group(0)!r}): {line.strip()!r}"
+    return None
+
+
+def focus_problem(app: Any) -> str | None:
+    """A screen that can take the focus but shows nothing focused: Enter and the arrows do nothing until
+    Tab (Home had its scrolling box focused). Screens whose keys are all their own (``AUTO_FOCUS = None``,
+    the play screens) are exempt."""
+    from textual.containers import ScrollableContainer
+
+    screen = app.screen
+    if type(screen).AUTO_FOCUS is None or not screen.focus_chain:
+        return None
+    focused = app.focused
+    if focused is None:
+        return f"nothing is focused on {type(screen).__name__}"
+    idle_box = (isinstance(focused, ScrollableContainer) and type(focused).__module__.startswith("textual.")
+                and focused.max_scroll_x == 0 and focused.max_scroll_y == 0)
+    if idle_box and any(w is not focused for w in screen.focus_chain):
+        return f"on {type(screen).__name__} only a box with nothing to scroll is focused ({_selector(focused)})"
+    return None
+
+
+def tie_problem(screen: Any) -> str | None:
+    """A belief that is a tie drawn as one name (the Mascarade table: "Chloe ▮ Empress 50%" at 50/50)."""
+    if type(screen).__module__ != "tui.mascarade.play" or getattr(screen, "_probs_at", None) is None:
+        return None
+    from tui.mascarade import model as m
+
+    probs, view = screen.probs, screen.view
+    if not probs:
+        return None
+    drawn = [line for line in str(screen.query_one("#mq-table").render()).splitlines() if "▮" in line]
+    for row, line in zip(m.place_rows(view, probs), drawn, strict=False):
+        dist = probs[row.place] if row.place < len(probs) else None
+        if not dist:
+            continue
+        best = max(dist.values())
+        tied = [k for k, v in dist.items() if v > 0.005 and best - v < 0.005]
+        shown = line.split("▮", 1)[1]
+        if len(tied) > 1 and not (" or " in shown or "tie" in shown):
+            return f"a {len(tied)}-way tie drawn as one name: {line.strip()!r}"
+    return None
+
+
 def _is_game_screen(screen) -> bool:
     mod = type(screen).__module__
     return mod.endswith(".play") or mod.endswith(".assist") or type(screen).__name__ == "RemotePlayScreen"
@@ -444,6 +510,7 @@ class Robot:
         """Wait until the step's messages, workers and the redraw they cause are done."""
         app = pilot.app
         await pilot.pause()
+        await keys_handled(pilot)
         for _ in range(50):
             if not any(w.is_running for w in app.workers):
                 break
@@ -667,6 +734,9 @@ class Robot:
                 self.fail(f"log wrapped narrower than its pane: {problem}")
         self._check_forms(screen)
         self._check_saved(stack)
+        for problem in (focus_problem(app), tie_problem(screen), text_problem(app) if self.render else None):
+            if problem:
+                self.fail(problem)
 
     def _check_navigation(self, step: tuple, before: list, after: list) -> None:
         top = before[-1]

@@ -292,3 +292,58 @@ def test_a_mistyped_seed_is_refused_as_input_not_shown_as_an_app_error():
             assert not [n for n in notes if n[1] == "error"], notes
 
     run(go())
+
+
+# ----------------------------------------------------------------------------------------- issue 23
+
+
+def test_the_widened_invariants_catch_each_class_of_slip():
+    """Issue 23: the robot now fails a screen with nothing visibly focused (Home's box had the focus), a class
+    name in visible text ("Keys — ClueAssist"), a count whose noun disagrees ("1 steps") and a tied belief
+    drawn as one name. Each is shown here on a screen that has it, and absent from one that does not."""
+    from harness import focus_problem, text_problem, tie_problem
+    from textual.containers import VerticalScroll
+
+    from tui.mascarade.play import PlayScreen as MascaradePlay
+    from tui.screens.help import HelpScreen
+
+    async def go() -> None:
+        app = UnmaskApp(bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert focus_problem(app) is None and text_problem(app) is None
+            app.screen.set_focus(app.screen.query_one("#home-box", VerticalScroll))
+            assert "nothing to scroll" in (focus_problem(app) or "")
+            app.push_screen(HelpScreen(app.screen))
+            await pilot.pause(0.1)
+            title = app.screen.query_one(".dialog-title", Static)
+            title.update("Keys — HelpScreen")
+            await pilot.pause()
+            assert "internal name 'HelpScreen'" in (text_problem(app) or "")
+            title.update("1 steps to go")
+            await pilot.pause()
+            assert "disagree" in (text_problem(app) or "")
+
+        table = Table("mascarade", MascaradeConfig(players=4), 3, ["human", "honest", "honest", "honest"])
+        app = UnmaskApp(table=table, session_id="robot-tie", bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, MascaradePlay) and screen._probs_at is not None
+            assert tie_problem(screen) is None
+            view = screen.view
+            masks = list(dict.fromkeys(view["masks"]))
+            screen.probs = [{masks[0]: 0.5, masks[1]: 0.5}] * (len(view["players"]) + view["table"])
+            screen.query_one("#mq-table", Static).update(Text(
+                "\n".join(f"  {r.name:<10}  ▮ {m_name} 50%" for r, m_name in
+                          ((r, r.belief.split(" or ")[0]) for r in screen_rows(screen)))))
+            assert "tie drawn as one name" in (tie_problem(screen) or "")
+
+    def screen_rows(screen):
+        from tui.mascarade import model as m
+
+        return m.place_rows(screen.view, screen.probs)
+
+    run(go())

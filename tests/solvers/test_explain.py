@@ -310,16 +310,21 @@ def test_ghoul_explanations_with_the_upper_test_are_the_same_and_ask_the_oracle_
     assert ex.upper_calls > 0 and ex.calls < ex0.calls
 
 
+def _clue_file(tmp_path):
+    config, log = sample("clue", 2, entries=30)
+    path = tmp_path / "clue.json"
+    path.write_text(json.dumps({"format": "unmask-session/1", "game": "clue", "mode": "assist",
+                                "config": config, "log": log}))
+    return path
+
+
 def test_explain_stops_at_its_time_budget_and_says_what_it_left_out(tmp_path, monkeypatch):
     """Issue 21: ``--explain`` on a large file ran 14-30 s. With no time left, every certain fact is
     still in ``certain`` and the reasons left out are counted (``why_left_out``), in JSON and text."""
     import tui.cli
     from tui.cli import app
 
-    config, log = sample("clue", 2, entries=30)
-    path = tmp_path / "clue.json"
-    path.write_text(json.dumps({"format": "unmask-session/1", "game": "clue", "mode": "assist",
-                                "config": config, "log": log}))
+    path = _clue_file(tmp_path)
     full = json.loads(CliRunner().invoke(app, ["solve", "clue", str(path), "--json", "--explain"]).output)
     assert full["why_left_out"] == 0 and len(full["why"]) > 0
     monkeypatch.setattr(tui.cli, "EXPLAIN_BUDGET", -1.0)
@@ -330,3 +335,17 @@ def test_explain_stops_at_its_time_budget_and_says_what_it_left_out(tmp_path, mo
     assert cut["why_left_out"] == len(full["why"]) - len(cut["why"]) > 0
     text = CliRunner().invoke(app, ["solve", "clue", str(path), "--explain"]).output
     assert f"{cut['why_left_out']} more certain facts not explained" in text
+
+
+def test_solve_explain_numbers_notes_from_1_as_the_app_does(tmp_path):
+    """Issue 23: ``solve --explain`` numbered notes from #0 while the app numbers them from #1."""
+    import re
+
+    from tui.cli import app
+
+    path = _clue_file(tmp_path)
+    out = json.loads(CliRunner().invoke(app, ["solve", "clue", str(path), "--json", "--explain"]).output)
+    readable = CliRunner().invoke(app, ["solve", "clue", str(path), "--explain"]).output
+    cited = {int(n) for n in re.findall(r"#(\d+) ", readable)}
+    assert cited and 0 not in cited
+    assert cited == {i + 1 for w in out["why"] for i in w["entries"] if i >= 0}  # the JSON keeps log indices

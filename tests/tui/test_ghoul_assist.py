@@ -14,6 +14,7 @@ from engine.session import Session
 from tui.app import UnmaskApp
 from tui.ghoul import assist_model as g
 from tui.ghoul.assist import GhoulAssistScreen
+from tui.ghoul.assist_dialogs import GhoulEntryDialog
 from tui.storage import load_session, save_session
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -426,3 +427,73 @@ async def test_exchange_chance_is_shown_and_stepped_with_k():
         await pilot.press("k", "k")
         await settle(pilot)
     assert load_session(sid).config["exchange_chance"] == 0.5
+
+
+def _dialog_state(dialog: GhoulEntryDialog) -> list[tuple]:
+    """What a player sees of an entry dialog: each question shown or not, its picks and greyed options,
+    and the preview line."""
+    from tui.assist.widgets import Picker
+
+    state: list[tuple] = [(p.id, p.display, tuple(p.selected), tuple(sorted(p.disabled_values, key=str)))
+                          for p in dialog.query(Picker)]
+    state += [(s.id, s.display) for s in dialog.query(".ax-dlg-label")]
+    state.append(("preview", str(dialog.query_one("#ax-dlg-preview").render())))
+    return state
+
+
+@run_async(timeout=300)
+async def test_entry_dialogs_are_final_when_first_shown():
+    """Issue 23: the entry dialogs hid questions and set their first picks in their mount handler, which
+    under load ran seconds after the first frame: an early tap landed on an option that then moved (a Move
+    saved as "Fay's turn" with no move). What the dialog shows before it is mounted is what it shows after."""
+    names = ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    cast = ["kaneki-half", "kimi", "hide", "nishiki", "touka", "uta", "mado", "amon"]
+    variants, errors = g.make_config(names, 2, "uta", cast, True, True, "a", g.default_ring())
+    assert errors == [] and variants is not None
+    before_mount: dict[str, list[tuple]] = {}
+
+    class Probe(GhoulEntryDialog):
+        def on_mount(self) -> None:  # Textual runs this one first, then GhoulEntryDialog's own
+            before_mount[self.kind] = _dialog_state(self)
+
+    app = UnmaskApp(bot_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        for config, kinds in ((CONFIG, g.MAIN_KINDS), (variants, g.MORE_KINDS)):
+            for kind, *_ in kinds:
+                dialog = Probe(kind, config, LOG if config is CONFIG else [])
+                await app.push_screen(dialog)
+                await pilot.pause()
+                assert before_mount[kind] == _dialog_state(dialog), kind
+                app.pop_screen()
+                await pilot.pause()
+
+
+@run_async(timeout=120)
+async def test_recomputing_notes_say_so(monkeypatch):
+    """Issue 23: while the notes recompute (1.7–3.3 s under load) the old numbers stayed with no sign of work."""
+    import threading
+
+    from tui.ghoul import assist as ga
+
+    app = saved_app("ghoul-working")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settled(pilot)
+        screen = app.screen
+        assert isinstance(screen, GhoulAssistScreen) and screen.solution is not None
+        head, status = screen.query_one("#gx-notes-head"), screen.query_one("#ax-status")
+        assert "updating" not in str(head.render()) + str(status.render())
+        release = threading.Event()
+        slow = ga.solve_log
+
+        def held(config, log):
+            release.wait(30)
+            return slow(config, log)
+
+        monkeypatch.setattr(GhoulAssistScreen, "_solve_log", staticmethod(held))
+        screen._solve_now()
+        await pilot.pause()
+        assert "updating" in str(status.render()) and "updating" in str(head.render())
+        release.set()
+        await settle(pilot)
+        assert "updating" not in str(head.render()) + str(status.render())

@@ -390,3 +390,31 @@ def test_a_challenge_pays_the_true_holder_and_fines_the_others_at_once():
     assert answers[-1] == {"t": "power", "by": "Bob", "mask": "king"}
     table = solve(config, log + answers, advice=False)["table"]
     assert table["coins"] == {"Ann": 6, "Bob": 8, "Cy": 6, "Dee": 6, "Eve": 5} and table["court"] == 1
+
+
+def test_a_typed_challenge_moves_the_coins_as_the_dialog_does():
+    """Issue 23: a challenge typed ("reveal Dee=king Cy=empress") left the coins wrong without a word (the
+    true holder's power, a Trickster's take or a King's gain, never applied), while the dialog was right."""
+    from tui.mascarade import assist_model as mm
+    from tui.mascarade.assist import solve_log
+
+    before = [{"t": "announce", "by": "Dee", "mask": "king"}, {"t": "claim", "by": "Cy"},
+              {"t": "pass", "by": "Ann"}, {"t": "pass", "by": "Bob"}]
+    reveal = {"Dee": "king", "Cy": "empress"}
+    by_dialog = mm.answer_entries(CONFIG, "Dee", "king", ["Cy"], reveal)
+    tail = by_dialog[next(i for i, e in enumerate(by_dialog) if e["t"] == "reveal"):]
+    typed = mm.typed_entries("reveal Dee=king Cy=empress", CONFIG, before)
+    assert typed == tail and any(e["t"] == "power" for e in typed)
+    coins = solve_log(CONFIG, [*before, *typed])["table"]["coins"]
+    assert coins == solve_log(CONFIG, [*before, *tail])["table"]["coins"]
+    assert coins != solve_log(CONFIG, [*before, typed[0]])["table"]["coins"]  # what the typed line gave before
+
+
+@run_async
+async def test_a_log_of_one_entry_says_1_entry():
+    """Issue 23 (sentences): "Log · 1 entries"."""
+    app = notes_app(LOG[:1], "mx-one")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "Log · 1 entry" in str(app.screen.query_one("#mx-log-head").render())
+        assert "1 entries" not in str(app.screen.query_one("#mx-log-head").render())

@@ -201,3 +201,35 @@ async def test_mascarade_end_screen_new_game_sets_up_mascarade():
                 await pilot.click("#end-new")
             await pilot.pause(0.2)
             assert isinstance(app.screen, SetupScreen) and app.screen.game == "mascarade"
+
+
+def test_a_tie_is_shown_as_a_tie_at_every_width():
+    """Issue 23: a 50/50 (or 4-way) belief showed one mask name ("Chloe ▮ Empress 50%")."""
+    view = new_table().view(0)
+    masks = list(dict.fromkeys(view["masks"]))
+    n = len(view["players"]) + view["table"]
+    probs: list = [None] * n
+    probs[1] = {masks[0]: 0.5, masks[1]: 0.5}
+    probs[2] = {x: 0.25 for x in masks[:4]}
+    probs[3] = {masks[0]: 0.6, masks[1]: 0.4}
+    rows = {r.place: r.belief for r in m.place_rows(view, probs)}
+    first, second = m.mask_name(view, masks[0]), m.mask_name(view, masks[1])
+    assert rows[1] == f"{first} or {second} 50%"
+    assert rows[2] == "4 masks tie, 25% each"
+    assert rows[3] == f"{first} 60%"
+    wide = m.top_beliefs(view, probs, 2, 2)
+    assert wide.startswith("tie: ") and all(m.mask_name(view, x) in wide for x in masks[:4])
+    assert m.top_beliefs(view, probs, 1, 2) == f"tie: {first}, {second} 50% each"
+
+
+@run_async
+async def test_the_table_follows_a_resize_at_once():
+    """Issue 23: after a resize the table kept the old width's layout until the next move."""
+    app = UnmaskApp(table=new_table(), session_id="mq-resize", bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        table = app.screen.query_one("#mq-table")
+        assert "What you believe is there" in str(table.render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "What you believe is there" not in str(table.render())

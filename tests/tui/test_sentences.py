@@ -88,3 +88,29 @@ def _check(line: str) -> set[str]:
     if re.search(r"\bYou's\b|\bYou is\b|\bYou has\b|\bYou was\b", line):
         out.add(f"You's/is/has/was: {line}")
     return out
+
+
+def test_clue_counts_of_one_and_the_power_prompt_read_right():
+    """Issue 23: "1 steps" (a roll with a Walker die), "1 cards are set aside", and "Now … move again (x)"
+    offered to a player whose turn had no move of his own (the power rolls and moves)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from tui_helpers import advance, find_table, new_table
+
+    from tui.clue import model as m
+    from tui.clue.dialogs import MoveDialog
+
+    table = new_table(3, seed=2)
+    assert advance(table, lambda v: v["to_act"] == 0 and v["phase"] == "move")
+    view = {**table.view(0), "steps": 1}
+    board = load_board(view["board"])
+    assert m.prompt(view, board).startswith("1 step:")
+    assert MoveDialog(view, board).text().startswith("1 step.")
+    seats = m.Seats.from_view(view)
+    start = next(ev for ev in view["events"] if ev["t"] == "setup")
+    line = m.describe({**start, "aside": 1, "centre": 1}, seats, board) or ""
+    assert "1 card is set aside" in line and "1 card lies face down" in line and not ONE_PLURAL.search(line)
+    power = find_table(lambda v: v["to_act"] == 0 and any(a[0] == "power" for a in v["legal"]))
+    assert "move again" not in m.prompt(power.view(0), board)

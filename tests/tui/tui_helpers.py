@@ -16,6 +16,10 @@ from solvers.clue.sheet import Sheet
 from solvers.table import Table
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from textual.pilot import Pilot
+
     from tui.app import UnmaskApp
 
 
@@ -216,3 +220,42 @@ def snapshot_test(make_table: Callable[[], Table], *keys: str, doc: str = "", st
 
     test.__doc__ = doc or None
     return test
+
+
+async def burst(pilot: Pilot, keys: Iterable[str]) -> None:
+    """Send every key before the app handles any, as a quick typist over a slow link does."""
+    import unicodedata
+
+    from textual import events
+    from textual.app import _get_unicode_name_from_key  # type: ignore[attr-defined]
+    from textual.keys import REPLACED_KEYS, _character_to_key
+
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        original = REPLACED_KEYS.get(key, key)
+        try:
+            char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause()
+    await keys_handled(pilot)
+    await pilot.pause()
+
+
+async def keys_handled(pilot: Pilot) -> None:
+    """Wait until the app has handed on every key it held for a busy screen (``tui.keygate``): its short
+    waits look idle to ``pilot.pause``."""
+    import asyncio
+
+    for _ in range(500):
+        if not getattr(pilot.app, "keys_held", 0):
+            break
+        await asyncio.sleep(0.01)
+    await pilot.pause()

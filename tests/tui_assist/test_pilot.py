@@ -10,7 +10,7 @@ import json
 import random
 
 import pytest
-from assist_helpers import DECK, S, W, config, sample_log, sample_session, settle, sync
+from assist_helpers import DECK, L, S, W, config, sample_log, sample_session, settle, sync
 from textual.pilot import Pilot
 
 from engine.session import Session
@@ -168,18 +168,18 @@ async def test_an_impossible_entry_is_kept_highlighted_and_undo_restores() -> No
         screen = await _settled(pilot)
         good = screen.solution
         assert screen.state == "ok" and good is not None
-        # Bob "shows me" Margaery Tyrell, who is in my own hand.
+        # Cat "shows me" the weapon Bob showed me before (the dialog no longer offers my own cards).
         await _open(pilot, "#ax-do-rumor")
         await _tap(pilot, "#ax-pick-by-0")
-        for c in (S[0], W[5], DECK["locations"][7]):
+        for c in (S[3], W[2], DECK["locations"][7]):
             await _tap_card(pilot, c)
-        await _tap(pilot, "#ax-pick-shower-1")
-        await _tap(pilot, "#ax-pick-saw-0")
+        await _tap(pilot, "#ax-pick-shower-2")
+        await _tap(pilot, "#ax-pick-saw-1")
         await _save(pilot)
         assert screen.state == "contradiction"
-        assert len(screen.entries) == 6 and screen.conflict == {0, 5}
+        assert len(screen.entries) == 6 and screen.conflict == {2, 5}
         assert screen.query_one("#ax-entry-5").has_class("-conflict")
-        assert screen.query_one("#ax-entry-0").has_class("-conflict")
+        assert screen.query_one("#ax-entry-2").has_class("-conflict")
         assert not screen.query_one("#ax-entry-3").has_class("-conflict")
         assert screen.query_one("#ax-sheet").has_class("-stale") and screen.solution == good
         assert "contradict" in str(screen.query_one("#ax-status").render())
@@ -345,3 +345,32 @@ async def test_the_custom_deck_inputs_are_all_in_view_on_a_large_terminal() -> N
         for cat in CATS:
             field = box.query_one(f"#ax-custom-{cat}")
             assert box.region.contains_region(field.region), f"the {cat} input is cut off"
+
+
+@sync
+async def test_the_card_seen_offers_only_cards_that_can_be_it() -> None:
+    """Issue 23: "Card shown to me" offered my own cards (and kept one picked as I switched from showing),
+    and the Reveal dialog opened on another question than the rumor one."""
+    app = AssistApp("seen", sample_session())
+    async with app.run_test(size=TABLET) as pilot:
+        await _settled(pilot)
+        await _open(pilot, "#ax-do-rumor")
+        dialog = pilot.app.screen
+        assert pilot.app.focused is dialog.query_one("#ax-pick-suspects")
+        for c in (S[0], W[3], L[5]):  # Margaery is mine; the weapon and the place are not
+            await _tap_card(pilot, c)
+        await _tap(pilot, "#ax-pick-by-1")  # Bob asks, I show: only my own card can be it
+        await _tap(pilot, "#ax-pick-shower-0")
+        saw = dialog.query_one("#ax-pick-saw")
+        assert str(dialog.query_one("#ax-saw-label").render()) == "Card I showed"
+        assert saw.disabled_values == {W[3], L[5]} and saw.value == S[0]
+        await _tap(pilot, "#ax-pick-by-0")  # now I ask and Bob shows: anything but my own card
+        await _tap(pilot, "#ax-pick-shower-1")
+        assert str(dialog.query_one("#ax-saw-label").render()) == "Card shown to me"
+        assert saw.disabled_values == {S[0]} and saw.value is None
+        await _tap(pilot, "#ax-pick-saw-0")  # a tap on my own card picks nothing
+        assert saw.value is None
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        await _open(pilot, "#ax-do-reveal")
+        assert pilot.app.focused is pilot.app.screen.query_one("#ax-pick-suspects")

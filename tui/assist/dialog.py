@@ -45,7 +45,7 @@ class AssistEntryDialog(Screen[Any]):
                 with VerticalScroll(id=body):
                     yield from self._body()
                 yield ScrollColumn(lambda: self.query_one(f"#{body}"), id=f"{self.PREFIX}-dlg-scroll")
-            yield Static("", id="ax-dlg-preview")
+            yield Static(self._first_preview(), id="ax-dlg-preview")
             with Horizontal(id="ax-dlg-buttons"):
                 yield Tap("Save", id=f"{self.BUTTONS}-dlg-save", variant="primary")
                 yield Tap("Cancel", id=f"{self.BUTTONS}-dlg-cancel")
@@ -53,6 +53,15 @@ class AssistEntryDialog(Screen[Any]):
 
     def _title(self) -> str:
         """The title line as the dialog opens."""
+        return ""
+
+    @property
+    def HELP_TITLE(self) -> str:  # named as every screen's class attribute
+        """The help screen's title: this dialog's own."""
+        return self._title() or "Entry"
+
+    def _first_preview(self) -> str:
+        """The preview line as the dialog opens (what its first picks make), so the first frame is final."""
         return ""
 
     def _body(self) -> ComposeResult:

@@ -50,6 +50,8 @@ def solve_log(config: dict[str, Any], log: list[Any]) -> dict[str, Any]:
 class ClueAssistScreen(AssistScreenBase):
     """Notes for a real Clue table: setup, then a log of what the user saw, and the exact sheet."""
 
+    HELP_TITLE = "Clue: table assistant"
+
     GAME = "clue"
     GAME_TITLE = "Clue"
     ASSIST_NAME = "a Clue table-assistant"

@@ -126,8 +126,7 @@ class EntryDialog(AssistEntryDialog):
         self._prefill()
         self._update()
         self.query_one("#ax-dlg-body", VerticalScroll).scroll_home(animate=False)
-        first = "#ax-pick-suspects" if self.kind != "reveal" or self.entry else "#ax-pick-by"
-        self.query_one(first, Picker).focus()
+        self.query_one("#ax-pick-suspects", Picker).focus()  # every kind opens on the cards (issue 23)
 
     def _prefill(self) -> None:
         e = self.entry or {}
@@ -191,16 +190,14 @@ class EntryDialog(AssistEntryDialog):
         label.display = visible
         chosen = [self.query_one(f"#ax-pick-{cat}", Picker).value for cat in m.CATEGORIES]
         saw.set_options([(self.labels[c], c) if c else ("—", None) for c in chosen])
-        if mode == "showed":
-            label.update("Card I showed")
-            hand = self._my_hand()
-            saw.set_disabled_values([c for c in chosen if c and hand is not None and c not in hand])
-            held = [c for c in chosen if c and (hand is None or c in hand)]
-            if saw.value is None and hand is not None and len(held) == 1:
-                saw.set_value(held[0])
-        else:
-            label.update("Card shown to me")
-            saw.set_disabled_values([])
+        # I can only have shown a card of my hand, and only been shown one that is not (issue 23).
+        hand = self._my_hand()
+        showed = mode == "showed"
+        label.update("Card I showed" if showed else "Card shown to me")
+        possible = [c for c in chosen if c and (hand is None or (c in hand) == showed)]
+        saw.set_disabled_values([c for c in chosen if c and c not in possible])
+        if mode is not None and saw.value is None and hand is not None and len(possible) == 1:
+            saw.set_value(possible[0])
 
     def _refresh_people(self) -> None:
         by = self.query_one("#ax-pick-by", Picker).value

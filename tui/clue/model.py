@@ -12,6 +12,7 @@ from functools import cache
 
 from engine import words
 from engine.clue.board import Board, load_board, load_rules
+from engine.words import count, count_is
 
 REASONS = {
     "solved": "solved the plot",
@@ -207,7 +208,7 @@ def describe(ev: dict, seats: Seats, board: Board) -> str | None:
             return f"Your Raven saw {the(board, ev['card'])} in {seats.names[target]}'s hand."
         return f"{who}'s Raven saw your card: {ev['card']}."
     if t == "power":
-        return f"{who} used {seats.characters[s]}'s power: move again."
+        return f"{who} used {seats.characters[s]}'s power to roll and move once more."
     if t == "stay":
         return f"{who} stayed to start a rumor."
     if t == "decline":
@@ -437,7 +438,7 @@ def prompt(view: dict, board: Board) -> str:
     if "look_centre" in kinds:
         opts.append("look at the centre cards (c)")
     if "power" in kinds:
-        opts.append("move again (x)")
+        opts.append("use your power to roll and move once more (x)")  # not "move again": a teleport is no move
     opts.append("end your turn (e)")
     return "Now " + ", ".join(opts[:-1]) + (" or " if len(opts) > 1 else "") + opts[-1] + "."
 

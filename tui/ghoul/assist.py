@@ -32,6 +32,7 @@ from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists, solve_a
 from tui.assist.widgets import KeyBar, Tap
 from tui.ghoul import assist_model as g
 from tui.ghoul.assist_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
+from engine.words import count
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "GhoulAssistScreen", "advice_text", "grid_text", "identities_text",
            "solve_log"]
@@ -460,9 +461,13 @@ class GhoulAssistScreen(AssistScreenBase):
                 summary = (sol.get("advice") or {}).get("summary")
                 if summary:
                     parts.append(summary)
+            if self.state == "solving":  # the numbers are the last answer's until the new one comes (issue 23)
+                parts.insert(0, "updating the notes…")
             text = " · ".join(parts)
         status.update(Content(text))
         status.set_class(problem, "-problem")
+        if self.state == "solving" and self.solution is not None:
+            self.query_one("#gx-notes-head", Static).update("Notes · updating… (these are from before the last change)")
 
     def _draw_notes(self) -> None:
         head = self.query_one("#gx-notes-head", Static)

@@ -34,6 +34,7 @@ class GhoulEntryDialog(AssistEntryDialog):
 
     CSS = DIALOG_CSS
     BUTTONS = "gx"
+    OTHERS: ClassVar[tuple[str, ...]] = ("target", "with")  # nobody interrogates, attacks or swaps with himself
     BINDINGS: ClassVar = [
         Binding("tab", "app.focus_next", "Next question", id="ghoul.dialog.next"),
         Binding("ctrl+s", "save", "Save", id="ghoul.dialog.save"),
@@ -49,24 +50,44 @@ class GhoulEntryDialog(AssistEntryDialog):
         self.prior = list(prior)
         self.entry = dict(entry) if entry else None
         self.fields = g.fields(kind, g.with_reveals(config, self.prior))  # places named as the table sees them
+        self._start = g.values_of(kind, self.entry, config, self.prior)
 
     def _title(self) -> str:
         title = g.TITLES.get(self.kind, self.kind)
         return title if self.entry is None else f"Edit: {title}"
 
     def _body(self) -> ComposeResult:
+        """Every question as it will stand: its picks, shown or hidden, options greyed out.
+
+        Built here, not after mounting: under load the first frame came seconds before the dialog's
+        mount handler, so a tap on it landed on an option that then moved (issue 23)."""
+        values = self._first_values()
         for f in self.fields:
-            yield Static(f.label, classes="ax-dlg-label", id=f"gx-lbl-{f.key}")
-            yield Picker(list(f.options), multi=f.multi, columns=f.columns, allow_none=f.multi, id=f"gx-pick-{f.key}")
+            shown = f.show is None or f.show(values)
+            label = Static(f.label, classes="ax-dlg-label", id=f"gx-lbl-{f.key}")
+            picked = values[f.key] if f.multi else [values[f.key]]
+            pick = Picker(list(f.options), multi=f.multi, columns=f.columns, allow_none=f.multi,
+                          selected=[v for v in picked if v is not None], id=f"gx-pick-{f.key}")
+            if f.key in self.OTHERS and values.get("by"):
+                pick.disabled_values = {values["by"]}
+            label.display = pick.display = shown
+            yield label
+            yield pick
+
+    def _first_values(self) -> dict[str, Any]:
+        """The picks the dialog opens with, by question."""
+        return {f.key: self._start.get(f.key, [] if f.multi else None) for f in self.fields}
+
+    def _first_preview(self) -> str:
+        return self._preview_text(g.build(self.kind, self._first_values(), self.config))
+
+    def _preview_text(self, built: tuple[dict[str, Any] | None, str]) -> str:
+        entry, problem = built
+        return g.describe(entry, g.with_reveals(self.config, self.prior)) if entry else problem
 
     def on_mount(self) -> None:
-        start = g.values_of(self.kind, self.entry, self.config, self.prior)
-        for f in self.fields:
-            pick = self.query_one(f"#gx-pick-{f.key}", Picker)
-            if f.key in start:
-                pick.set_value(start[f.key])
         self._update()
-        first = next((f for f in self.fields if f.key not in start), self.fields[0])
+        first = next((f for f in self.fields if f.key not in self._start), self.fields[0])
         self.query_one(f"#gx-pick-{first.key}", Picker).focus()
 
     def values(self) -> dict[str, Any]:
@@ -82,12 +103,11 @@ class GhoulEntryDialog(AssistEntryDialog):
             shown = f.show is None or f.show(values)
             self.query_one(f"#gx-lbl-{f.key}").display = shown
             self.query_one(f"#gx-pick-{f.key}").display = shown
-        for other in ("target", "with"):  # nobody interrogates, attacks or swaps with himself
+        for other in self.OTHERS:
             if other in values and "by" in values:
                 self.query_one(f"#gx-pick-{other}", Picker).set_disabled_values([values["by"]] if values["by"] else [])
-        entry, problem = self.build()
         preview = self.query_one("#ax-dlg-preview", Static)
-        preview.update(g.describe(entry, g.with_reveals(self.config, self.prior)) if entry else problem)
+        preview.update(self._preview_text(self.build()))
         preview.set_class(False, "-problem")
 
     @on(Picker.Changed)
@@ -99,6 +119,8 @@ class GhoulEntryDialog(AssistEntryDialog):
 
 class MoreDialog(Screen[str | None]):
     """The rarer entry kinds, one large button each; dismisses with the kind or None."""
+
+    HELP_TITLE = "More entries"
 
     CSS_PATH = ASSIST_CSS
     CSS = DIALOG_CSS

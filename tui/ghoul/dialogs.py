@@ -62,6 +62,8 @@ class PickDialog(OptionsDialog):
 class ExchangeDialog(ModalScreen[Any]):
     """Pick the card you give and the card you take, then Exchange; or No exchange."""
 
+    HELP_TITLE = "Exchange a card"
+
     BINDINGS = [
         Binding("e", "exchange", "Exchange", id="gh-exchange-do"),
         Binding("p", "no_exchange", "No exchange", id="gh-exchange-pass"),

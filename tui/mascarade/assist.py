@@ -33,6 +33,7 @@ from tui.assist.widgets import KeyBar, LogList, Tap
 from tui.mascarade import assist_model as mm
 from tui.mascarade.assist_dialogs import MascaradeEntryDialog
 from tui.mascarade.assist_setup import MascaradeSetupForm
+from engine.words import count
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "MascaradeAssistScreen", "describe_entry", "parse_line", "solve_log"]
 
@@ -263,14 +264,14 @@ class MascaradeAssistScreen(AssistScreenBase):
             self.query_one("#mx-log").focus()
 
     def add_line(self, line: str) -> None:
-        """One typed line becomes one entry; a line not understood is refused and stays in the box."""
+        """One typed line becomes its entries; a line not understood is refused and stays in the box."""
         try:
-            entry = mm.parse_line(line, self.config)
+            entries = mm.typed_entries(line, self.config, self.entries)
         except ValueError as e:
             self.notify(str(e), title="Not understood", severity="warning")
             return
         self.query_one("#mx-line", Input).value = ""
-        self.change_log([*_copy(self.entries), entry])
+        self.change_log([*_copy(self.entries), *entries])
 
     @on(Input.Submitted, "#mx-line")
     def _line_submitted(self, event: Input.Submitted) -> None:

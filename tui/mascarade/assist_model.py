@@ -435,6 +435,21 @@ def parse_line(line: str, config: Mapping[str, Any] | None = None) -> dict[str, 
     raise ValueError(f"Not understood: “{line}”. {SYNTAX}")
 
 
+def typed_entries(line: str, config: Mapping[str, Any], prior: Sequence[Any]) -> list[dict[str, Any]]:
+    """One typed line -> the entries it stands for: a reveal brings the powers of the claimants who truly
+    hold the announced mask, as the dialog does, so the coins follow (issue 23: a typed challenge never
+    applied the Trickster's take). ValueError with a sentence when the line is not understood."""
+    entry = parse_line(line, config)
+    if entry["t"] != "reveal":
+        return [entry]
+    for e in reversed(prior):
+        if isinstance(e, Mapping) and e.get("t") in ("reveal", "uncontested"):
+            break
+        if isinstance(e, Mapping) and e.get("t") == "announce":
+            return [entry, *power_entries(config, e["by"], e["mask"], entry["cards"])]
+    return [entry]
+
+
 # --------------------------------------------------------------------------- the grid
 
 

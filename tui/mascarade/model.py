@@ -73,12 +73,44 @@ def top_belief(view: dict, probs: list | None, place: int) -> tuple[str, float] 
     return None
 
 
-def top_beliefs(view: dict, probs: list | None, place: int, k: int) -> str:
-    """The ``k`` most likely masks at ``place`` with their chances, e.g. "King 62% · Judge 38%"."""
+TIE = 0.005
+"""Chances closer than this are a tie: a display never picks one of them as "the" likeliest (issue 23)."""
+
+
+def tied_top(view: dict, probs: list | None, place: int) -> list[str]:
+    """Every mask that shares the top chance at ``place`` (one name when there is no tie; [] when unknown)."""
     if view.get("final_cards") or not probs or place >= len(probs) or not probs[place]:
         top = top_belief(view, None, place)
-        return f"{top[0]} {round(top[1] * 100)}%" if top else "?"
+        return [top[0]] if top else []
     dist = probs[place]
+    best = max(dist.values())
+    return [mask_name(view, m) for m in dist if dist[m] > 0.005 and best - dist[m] < TIE]
+
+
+def belief_text(view: dict, probs: list | None, place: int) -> str:
+    """The likeliest mask and its chance, or a tie as a tie: "King 62%", "King or Queen 50%",
+    "3 masks tie, 33% each"."""
+    top = top_belief(view, probs, place)
+    if not top:
+        return "?"
+    tied = tied_top(view, probs, place)
+    pct = f"{round(top[1] * 100)}%"
+    if len(tied) <= 1:
+        return f"{top[0]} {pct}"
+    if len(tied) == 2:
+        return f"{tied[0]} or {tied[1]} {pct}"
+    return f"{len(tied)} masks tie, {pct} each"
+
+
+def top_beliefs(view: dict, probs: list | None, place: int, k: int) -> str:
+    """The ``k`` most likely masks at ``place`` with their chances, e.g. "King 62% · Judge 38%"; masks tied
+    for the top are all named, however many ("tie: King, Queen, Judge 33% each")."""
+    if view.get("final_cards") or not probs or place >= len(probs) or not probs[place]:
+        return belief_text(view, None, place)
+    dist = probs[place]
+    tied = tied_top(view, probs, place)
+    if len(tied) > 1:
+        return f"tie: {', '.join(tied)} {round(max(dist.values()) * 100)}% each"
     best = sorted((m for m in dist if dist[m] > 0.005), key=lambda m: (-dist[m], list(dist).index(m)))[:k]
     return " · ".join(f"{mask_name(view, m)} {round(dist[m] * 100)}%" for m in best) or "?"
 
@@ -93,7 +125,7 @@ def place_rows(view: dict, probs: list | None) -> list[PlaceRow]:
     rows = []
     for p in [*seats, *range(n, n + view["table"])]:
         top = top_belief(view, probs, p)
-        belief = f"{top[0]} {round(top[1] * 100)}%" if top else "?"
+        belief = belief_text(view, probs, p)
         rows.append(PlaceRow(p, place_name(view, p), view["coins"][p] if p < n else None,
                              p == view["turn"] and not view["over"], p == view["to_act"], p == me, belief,
                              bool(top and top[1] >= 0.999)))

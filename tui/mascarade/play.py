@@ -85,6 +85,12 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         self.sync()
         self.call_after_refresh(self._first_layout)
 
+    def on_resize(self) -> None:
+        """The table's columns follow the width (narrow: one belief; wide: two and the masks' texts):
+        redrawn as the size changes, not at the next move (issue 23)."""
+        if "#mq-table" in self._drawn:  # drawn once already
+            self._put("#mq-table", self._table_text())
+
     def _first_layout(self) -> None:
         """The first question waits for the board's first layout: a dialog pushed from ``on_mount``
         could cover a log that never got its width (an empty log behind the dialog)."""

@@ -22,6 +22,8 @@ PLAN_DIRS = ("ccw", "stay", "cw")
 class ActionDialog(ChoiceDialog):
     """Every legal action of this decision as a tappable list; picking one answers the dialog."""
 
+    HELP_TITLE = "Your decision"
+
     BINDINGS = [Binding("escape", "close", "Close", id="masque-act-close")]
     cancel_id = "masque-act-cancel"
     DEFAULT_CSS = """
@@ -59,6 +61,8 @@ class ActionDialog(ChoiceDialog):
 
 class PlanDialog(OnceDialog):
     """The six Movement tiles of your midnight plan; dismisses with the new plan (or None)."""
+
+    HELP_TITLE = "Your midnight plan"
 
     BINDINGS = [
         Binding("escape", "close", "Cancel", id="masque-plan-close"),

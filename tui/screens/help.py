@@ -44,6 +44,18 @@ def binding_rows(screen: Screen) -> list[tuple[str, str, str]]:
     return rows
 
 
+def help_title(screen: Screen) -> str:
+    """What the screen is called in words: its ``HELP_TITLE``, else its dialog title, never its class
+    name ("Keys — ClueAssist", issue 23)."""
+    title = getattr(screen, "HELP_TITLE", None)
+    if isinstance(title, str) and title:
+        return title
+    text = getattr(screen, "title_text", None)
+    if isinstance(text, str) and text:
+        return text
+    return "this screen"
+
+
 class HelpScreen(ModalScreen):
     """The keys of the screen underneath: built from its bindings, so it never goes stale."""
 
@@ -52,7 +64,7 @@ class HelpScreen(ModalScreen):
     def __init__(self, under: Screen) -> None:
         super().__init__()
         self.rows = binding_rows(under)
-        self.title_text = getattr(under, "HELP_TITLE", type(under).__name__.removesuffix("Screen"))
+        self.title_text = help_title(under)
 
     def compose(self) -> ComposeResult:
         table = RichTable(box=None, show_header=True, header_style="bold", expand=True, pad_edge=False)

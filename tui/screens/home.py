@@ -10,7 +10,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from tui.widgets.choices import Btn
+from tui.widgets.choices import Btn, Tick
 
 
 def _built(module: str) -> bool:
@@ -50,7 +50,11 @@ class HomeScreen(Screen):
         Binding("l", "app.rules('clue')", "Rules", id="home-rules"),
         Binding("s", "app.settings", "Settings", id="home-settings"),
         Binding("q", "app.quit", "Quit", id="home-quit"),
+        Binding("down,right", "app.focus_next", "Next", show=False, id="home-next"),
+        Binding("up,left", "app.focus_previous", "Previous", show=False, id="home-previous"),
     ]
+    HELP_TITLE = "Home"
+    AUTO_FOCUS = "#home-play"  # not the scrolling box around the buttons: it showed nothing as focused (issue 23)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="home-box"):
@@ -94,6 +98,8 @@ class HomeScreen(Screen):
 class SetupScreen(Screen):
     """Players, one bot kind per seat, the game's variants and an optional seed."""
 
+    HELP_TITLE = "New game"
+
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="setup-back"),
         Binding("ctrl+s", "start", "Start game", id="setup-start"),
@@ -109,6 +115,11 @@ class SetupScreen(Screen):
 
         lo, hi, default = PLAYERS.get(self.game, (2, 6, 4))
         kinds = bot_names(self.game)
+        # The settings of the last game of this game played here (a new game from its end screen), else defaults.
+        last = getattr(self.app, "last_setup", {}).get(self.game) or {}
+        options, last_seats = last.get("options", {}), last.get("seats", [])
+        if options.get("players") in range(lo, hi + 1):
+            default = options["players"]
         with VerticalScroll(id="setup-box"):
             yield Static(f"New game — {ALL[self.game]} vs bots", id="setup-title")
             with Grid(id="setup-top"):
@@ -117,7 +128,8 @@ class SetupScreen(Screen):
 
                     boards = [(load_board(b).name, b) for b in BOARDS]
                     yield Label("Board")
-                    yield Select(boards, value="red-keep", allow_blank=False, id="setup-board")
+                    board = options.get("board") if options.get("board") in BOARDS else "red-keep"
+                    yield Select(boards, value=board, allow_blank=False, id="setup-board")
                 yield Label("Players")
                 yield Select([(f"{n} players", n) for n in range(lo, hi + 1)], value=default, allow_blank=False,
                              id="setup-players")
@@ -126,12 +138,14 @@ class SetupScreen(Screen):
             smart = next((k for k in ("notes", "honest", "heuristic") if k in kinds), kinds[0])
             with Grid(id="setup-bots"):
                 for seat in range(1, hi):
-                    yield Select([(f"Seat {seat + 1}: {k} bot", k) for k in kinds],
-                                 value=smart if seat % 2 or "random" not in kinds else "random", allow_blank=False,
+                    kind = smart if seat % 2 or "random" not in kinds else "random"
+                    if seat < len(last_seats) and last_seats[seat] in kinds:
+                        kind = last_seats[seat]
+                    yield Select([(f"Seat {seat + 1}: {k} bot", k) for k in kinds], value=kind, allow_blank=False,
                                  id=f"setup-bot-{seat}")
             with Horizontal(id="setup-row"):
                 for key, label in FLAGS.get(self.game, []):
-                    yield Checkbox(label, id=f"setup-flag-{key}")
+                    yield Tick(label, bool(options.get(key, False)), id=f"setup-flag-{key}")
                 yield Input(placeholder="seed (optional)", id="setup-seed", type="integer")
             with Horizontal(classes="dialog-buttons"):
                 yield Btn("Start game", id="setup-start", variant="primary")
@@ -139,7 +153,8 @@ class SetupScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._show_seats(PLAYERS.get(self.game, (2, 6, 4))[2])
+        players = self.query_one("#setup-players", Select).value
+        self._show_seats(players if isinstance(players, int) else PLAYERS.get(self.game, (2, 6, 4))[2])
         for inp in self.query(Input):
             inp.cursor_blink = False
 

@@ -17,6 +17,8 @@ from tui.widgets.scroll import ScrollButtons
 class ResumeScreen(Screen):
     """Every saved session, newest first, each with Open and Delete."""
 
+    HELP_TITLE = "Resume a game"
+
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="resume-back"),
         Binding("enter", "open_focused", "Open", show=False, id="resume-open"),

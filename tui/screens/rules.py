@@ -46,6 +46,8 @@ def assumptions_text(game: str = "clue") -> Text:
 class RulesScreen(Screen):
     """Scrollable rulebook with explicit scroll buttons (a swipe does nothing on a tablet)."""
 
+    HELP_TITLE = "Rules"
+
     BINDINGS = [
         Binding("escape,b", "app.pop_screen", "Back", id="rules-back"),
         Binding("1", "tab('rules-book')", "Rulebook", id="rules-tab-book"),

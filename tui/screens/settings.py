@@ -14,6 +14,8 @@ from tui.widgets.choices import Btn, Choices
 class SettingsScreen(ModalScreen):
     """Bot speed (instant or readable) and theme; both also in the command palette."""
 
+    HELP_TITLE = "Settings"
+
     BINDINGS = [Binding("escape", "dismiss", "Close", id="settings-close")]
 
     def compose(self) -> ComposeResult:

@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Grid
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Button
+from textual.widgets import Button, Checkbox
 
 
 class Btn(Button):
@@ -23,6 +23,16 @@ class Btn(Button):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.active_effect_duration = 0
+
+
+class Tick(Checkbox):
+    """A checkbox that shows a tick only when ticked: Textual's draws an X either way (dimmed when off),
+    which a new player reads as ticked (issue 23: "face-down centre pile" looked chosen)."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super()._button
 
 
 GRID_MOVES = [
