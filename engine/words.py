@@ -43,7 +43,3 @@ def count(n: int, noun: str, many: str | None = None) -> str:
     """``n`` and ``noun``, plural unless n is 1 or -1: count(1, "step") == "1 step"; ``many`` overrides."""
     return f"{n} {noun if abs(n) == 1 else (many or plural(noun))}"
 
-
-def count_is(n: int, noun: str, many: str | None = None) -> str:
-    """The count as the subject of "is" / "are": "1 card is", "2 cards are"."""
-    return f"{count(n, noun, many)} {'is' if abs(n) == 1 else 'are'}"

@@ -18,7 +18,6 @@ from engine import words
 from engine.clue.board import Board
 from tui.clue.model import Seats, move_options
 from tui.widgets.choices import Btn, Choices
-from engine.words import count
 
 
 def _holder_hint(holder: dict, card: str, seats: Seats) -> str:

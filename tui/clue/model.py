@@ -12,7 +12,6 @@ from functools import cache
 
 from engine import words
 from engine.clue.board import Board, load_board, load_rules
-from engine.words import count, count_is
 
 REASONS = {
     "solved": "solved the plot",

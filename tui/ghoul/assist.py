@@ -32,7 +32,6 @@ from tui.assist.base import UNDO_KEPT, AssistScreenBase, session_exists, solve_a
 from tui.assist.widgets import KeyBar, Tap
 from tui.ghoul import assist_model as g
 from tui.ghoul.assist_dialogs import GhoulEntryDialog, GhoulSetup, MoreDialog
-from engine.words import count
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "GhoulAssistScreen", "advice_text", "grid_text", "identities_text",
            "solve_log"]

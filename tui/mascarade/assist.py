@@ -33,7 +33,6 @@ from tui.assist.widgets import KeyBar, LogList, Tap
 from tui.mascarade import assist_model as mm
 from tui.mascarade.assist_dialogs import MascaradeEntryDialog
 from tui.mascarade.assist_setup import MascaradeSetupForm
-from engine.words import count
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "MascaradeAssistScreen", "describe_entry", "parse_line", "solve_log"]
 

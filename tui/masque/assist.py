@@ -27,7 +27,6 @@ from tui.assist.base import UNDO_KEPT, AutosaveMixin, copy_json, solve_and_befor
 from tui.storage import load_session, new_session_id
 from tui.widgets.choices import Choices
 from tui.widgets.scroll import ScrollButtons
-from engine.words import count
 
 ABBR = {"black": "Bk", "blue": "Bu", "purple": "Pu", "green": "Gr", "orange": "Or", "white": "Wh", "violet": "Vi"}
 KINDS = (("My card (c)", "rumor"), ("Seen (s)", "seen"), ("Evidence (e)", "evidence"), ("I'm here (h)", "start"))
