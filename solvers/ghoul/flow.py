@@ -794,6 +794,7 @@ class _Backward(_Pass):
                 b[q] &= arr
             else:
                 b[q] = (arr & b[q][None, :]).any(axis=1)
+        out.setdefault(0, b)  # no entries (an explanation's weakened log can have none): the deal's own sets
         return out
 
 

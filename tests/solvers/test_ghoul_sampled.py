@@ -122,3 +122,20 @@ def test_seven_and_eight_players_are_answered_exactly_or_by_the_sampler(players,
                         assert p["p_at_least_one"] == 0.0
     if players >= 7:
         assert "sample" in methods
+
+
+def test_an_explanation_whose_weakened_log_has_no_entries_is_sampled_without_error():
+    """Found by the merged fuzz: explaining a fact of a log with one entry solves it without that
+    entry; with no entries left the sampler asked for the sets before entry 0 and got a KeyError."""
+    from solvers.ghoul.explain import ghoul_explainer
+
+    config = {"players": ["You", "Aiko", "Daichi", "Emi", "Haru"], "me": "Aiko", "character": "yoshimura",
+              "cast": ["kaneki", "kimi", "mado", "tsukiyama", "yoshimura"], "mask": True, "support": False,
+              "deck": {"coffee": 4, "food": 4, "transformation": 3, "dove": 4, "mask": 5}, "pool": 20,
+              "ring": [None, "ccg-office", "ghoul-restaurant", "kamii-university", None, "20th-ward-streets",
+                       "anteiku", "aogiri-hideout"],
+              "red": [True, False, False, False, True, False, False, False], "token": 0}
+    log = [{"type": "hand", "cards": ["food", "transformation", "mask", "mask"], "face_up": None}]
+    ex = ghoul_explainer(config, log)
+    assert ex.facts
+    assert all(ex.why(f) is not None for f in ex.facts)
