@@ -200,8 +200,8 @@ class RepeatFilter(logging.Filter):
         self._dropped: dict[str, int] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.WARNING:
-            self._say_dropped(record)
+        if record.levelno < logging.WARNING or getattr(record, "rate_limited", False):
+            self._say_dropped(record)  # accepted logins, and lines their writer already limits (ssh.NoiseLog)
             return True
         now = self.clock()
         if now - self._start >= self.window:

@@ -208,7 +208,7 @@ class NoiseLog:
         if self.left_out:
             message += f" ({self.left_out} such lines left out before this one)"
             self.left_out = 0
-        log.warning(message, *args)
+        log.warning(message, *args, extra={"rate_limited": True})  # auth.RepeatFilter lets it through
 
 
 @dataclass
