@@ -22,18 +22,21 @@ def max_chance_outcomes(game_id: str, config: Any) -> int:
     """An upper bound on the outcomes of one chance node (the World checks it at every node)."""
     n = config.players
     if game_id == "clue":
-        from engine.clue import load_board, load_rules
+        from engine.clue import load_board
+        from engine.clue import load_rules as clue_rules
 
-        b, r = load_board(config.board), load_rules()
-        return max(n, len(b.cards), sum(p.count for p in r.plot), len(r.dice_faces))
+        b, cr = load_board(config.board), clue_rules()
+        return max(n, len(b.cards), sum(p.count for p in cr.plot), len(cr.dice_faces))
     if game_id == "mascarade":
         return max(n, len(config.mask_set()))
     if game_id == "masque":
         from engine.masque.game import NR, NS
-        from engine.masque.rules import load_rules, personality_cards
+        from engine.masque.rules import load_rules as masque_rules
+        from engine.masque.rules import personality_cards
 
-        r = load_rules()
-        return max(n, len(personality_cards()), NR * r.prince_tiles_per_room, NR, NS * NR + NS * r.evidence_per_slot)
+        mr = masque_rules()
+        return max(n, len(personality_cards()), NR * mr.prince_tiles_per_room, NR,
+                   NS * NR + NS * mr.evidence_per_slot)
     if game_id == "ghoul":
         from engine.ghoul.data import load_data
 
