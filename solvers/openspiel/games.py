@@ -39,6 +39,11 @@ def _table(game_id: str, config: Any) -> ActionTable:
     return action_table(game_id, config)
 
 
+def table_for(game_id: str, config: Any) -> ActionTable:
+    """The fixed action table of ``game_id`` with ``config`` (built once per config)."""
+    return _table(game_id, config)
+
+
 def config_of(game_id: str, params: dict) -> Any:
     """The engine config from OpenSpiel parameters: ``config`` (JSON object) with ``players`` on top."""
     spec = get_game(game_id)

@@ -274,3 +274,98 @@ def test_a_bad_config_is_a_clear_error():
 
     with pytest.raises(ValueError, match="for 4 to 7 players"):
         load("masque", 9)
+
+
+# ---------------------------------------------------------------------------- resampling and ISMCTS
+
+
+@pytest.mark.parametrize("mode", ["exact", "uniform"])
+def test_resampled_worlds_look_the_same_to_the_seat(mode):
+    """OpenSpiel's ResampleInfostateTest, for our resampler: each world drawn for the seat to act
+    keeps its information-state string, holds the same masks, and is not always the truth."""
+    pytest.importorskip("pyspiel")
+    from solvers.openspiel.games import load
+    from solvers.openspiel.resample import Resampler
+
+    state = load("mascarade", 5).new_initial_state()
+    rs = Resampler(mode, seed=1)
+    r = Rng(3)
+    checked = moved = 0
+    while not state.is_terminal() and checked < 40:
+        if state.is_chance_node():
+            state.apply_action(r.below(len(state.chance_outcomes())))
+            continue
+        p = state.current_player()
+        truth = state.world().state.cards
+        known = state.world().spec.view(state.world().state, p)["known"]
+        for _ in range(3):
+            other = rs(state, p)
+            cards = other.world().state.cards
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert sorted(cards) == sorted(truth)
+            assert all(k is None or k == c for k, c in zip(known, cards, strict=True))
+            moved += cards != truth
+        checked += 1
+        legal = state.legal_actions()
+        state.apply_action(legal[r.below(len(legal))])
+    assert checked == 40 and moved > 0
+
+
+def test_a_belief_sample_follows_its_weights():
+    """Belief.sample draws layouts with the belief's own probabilities (free places dealt uniformly)."""
+    from solvers.mascarade.belief import Belief
+
+    b = Belief(["king", "queen", "judge", "peasant", "peasant"], None, seed=0)
+    b.observe(0, "king")
+    b.swap(0, 1, 0.5)
+    want = dict(b.layouts())
+    rng = Rng(2)
+    n = 4000
+    got: dict = {}
+    for _ in range(n):
+        lay = b.sample(rng)
+        got[lay] = got.get(lay, 0) + 1
+    assert set(got) <= set(want)
+    for lay, p in want.items():
+        assert abs(got.get(lay, 0) / n - p) < 0.03
+
+
+def test_games_without_a_resampler_say_so():
+    pytest.importorskip("pyspiel")
+    from solvers.openspiel.games import load
+    from solvers.openspiel.resample import NoResampler, Resampler
+
+    state = load("clue").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    with pytest.raises(NoResampler, match="No resampler for Clue"):
+        Resampler("exact")(state, state.current_player())
+    with pytest.raises(ValueError, match="Unknown resampling"):
+        Resampler("psychic")
+
+
+def test_the_ismcts_arena_replays_a_seed_exactly():
+    pytest.importorskip("pyspiel")
+    from solvers.openspiel.arena import play_one
+
+    config = get_game("mascarade").config_from_json({"players": 4})
+    seats = ["strong", "ismcts", "random", "ismcts-uniform"]
+    a = play_one("mascarade", config, seats, 11, sims=8)
+    b = play_one("mascarade", config, seats, 11, sims=8)
+    assert a == b and a[2] > 0
+
+
+def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
+    pytest.importorskip("pyspiel")
+    from typer.testing import CliRunner
+
+    from tui.cli import app
+
+    done = CliRunner().invoke(app, ["simulate", "mascarade", "--games", "2", "--bots", "strong,ismcts",
+                                    "--ismcts-sims", "5", "--json"])
+    assert done.exit_code == 0, done.output
+    out = json.loads(done.output)
+    assert [b["bot"] for b in out["per_bot"]] == ["strong", "ismcts"] and out["games"] == 2
+    assert set(out["move_seconds"]) == {"strong", "ismcts"}
+    done = CliRunner().invoke(app, ["simulate", "clue", "--games", "1", "--bots", "strong,ismcts"])
+    assert done.exit_code != 0 and "resampler" in done.output and "Traceback" not in done.output
