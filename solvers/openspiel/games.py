@@ -11,6 +11,7 @@ that imports ``pyspiel`` (an import-linter contract keeps it so).
 
 from __future__ import annotations
 
+import base64
 import json
 from functools import lru_cache
 from typing import Any
@@ -23,6 +24,7 @@ from solvers.openspiel.tables import ActionTable, action_table
 from solvers.openspiel.world import World
 
 PREFIX = "unmask_"
+B64 = "b64:"
 PLAYERS = {"clue": (2, 6, 4), "mascarade": (4, 12, 4), "masque": (4, 7, 4), "ghoul": (4, 8, 6)}  # min, max, default
 
 
@@ -44,13 +46,23 @@ def table_for(game_id: str, config: Any) -> ActionTable:
     return _table(game_id, config)
 
 
+def encode_config(config: dict) -> str:
+    """A config as an OpenSpiel parameter: game strings split on commas, parentheses and '=', so the
+    JSON travels as ``b64:`` and unpadded URL-safe base64 (plain JSON without those is accepted too)."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"))
+    return B64 + base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
 def config_of(game_id: str, params: dict) -> Any:
     """The engine config from OpenSpiel parameters: ``config`` (JSON object) with ``players`` on top."""
     spec = get_game(game_id)
     raw = params.get("config", "") or "{}"
     try:
+        if raw.startswith(B64):
+            b = raw[len(B64):]
+            raw = base64.urlsafe_b64decode(b + "=" * (-len(b) % 4)).decode("utf-8")
         data = json.loads(raw)
-    except json.JSONDecodeError as e:
+    except (ValueError, UnicodeDecodeError) as e:
         raise ValueError(f"config is not JSON: {e}") from None
     if not isinstance(data, dict):
         raise ValueError("config is a JSON object.")
@@ -221,5 +233,5 @@ def load(game_id: str, players: int | None = None, config: dict | None = None) -
     if players is not None:
         params["players"] = players
     if config:
-        params["config"] = json.dumps(config, sort_keys=True)
+        params["config"] = encode_config(config)
     return pyspiel.load_game(short_name(game_id), params)

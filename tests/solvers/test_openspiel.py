@@ -240,7 +240,7 @@ VARIANTS = {
     "clue": [{"players": p, "centre_pile": c} for p in range(2, 7) for c in (False, True)],
     "mascarade": [{"players": p} for p in range(4, 13)]
     + [{"players": 5, "opening": False, "spy_table": False, "fool_table": False}]
-    + [{"players": 6, "revealed_rule": r} for r in ("announce",)],
+    + [{"players": 6, "revealed_rule": r} for r in ("must-swap",)],
     "masque": [{"players": p, "harder": h, "personalities": q} for p in range(4, 8) for h in (False, True)
                for q in (True, False)],
     "ghoul": [{"players": p, "mask": m, "support": s} for p in range(4, 9) for m in (False, True)
@@ -266,6 +266,22 @@ def test_random_sim_test_every_player_count_and_variant(game, variant):
     variant = dict(variant)
     players = variant.pop("players")
     pyspiel.random_sim_test(load(game, players, variant), num_sims=3, serialize=True, verbose=False)
+
+
+def test_a_config_with_several_options_survives_the_game_string():
+    """Game strings split parameters on commas: the config travels encoded and comes back whole."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from solvers.openspiel.games import load
+
+    g = load("ghoul", 5, {"mask": True, "support": True})
+    again = pyspiel.load_game(str(g))
+    assert again.num_players() == 5 and str(again) == str(g)
+    state = again.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert state.world().config.mask and state.world().config.support
+    back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, state))
+    assert str(back[1]) == str(state)
 
 
 def test_a_bad_config_is_a_clear_error():
