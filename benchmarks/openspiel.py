@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core import Rng
+from engine.core import Rng, derive_seed
 from engine.registry import GAMES, get_game
-from solvers.openspiel.arena import simulate
+from solvers.openspiel.arena import play_one
 from solvers.openspiel.games import load
 from solvers.simulate import wilson
 
@@ -52,20 +52,29 @@ def speed(games: int) -> None:
 
 def duel(a: str, b: str, games: int, sims: int, seed: int) -> None:
     config = get_game("mascarade").config_from_json({"players": 4})
+    bots = [a, b, a, b]
+    seat_games = {a: 0, b: 0}
+    wins = {a: 0, b: 0}
+    clock: dict[str, list[float]] = {}
+    reasons: dict[str, int] = {}
     t0 = time.perf_counter()
-
-    def progress(k: int) -> None:
-        if k % 10 == 0:
-            print(f"  {k} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-
-    res = simulate("mascarade", config, [a, b, a, b], games, seed, sims=sims, progress=progress)
-    print(f"mascarade 4 players, {games} games, seats {a},{b},{a},{b} rotating, ISMCTS {sims} sims/move")
-    for st in res.stats.values():
-        lo, hi = wilson(st.wins, st.seats)
-        ms = res.move_seconds.get(st.bot, 0.0) * 1000
-        print(f"  {st.bot:15s} {st.wins:4d}/{st.seats:4d} seat-games won = {st.rate:6.1%}  95% CI "
-              f"{lo:6.1%}-{hi:6.1%}  CPU/move {ms:7.1f} ms")
-    print(f"  endings {dict(sorted(res.reasons.items()))}; {res.seconds:.0f} s wall")
+    print(f"mascarade 4 players, seats {a},{b},{a},{b} rotating, ISMCTS {sims} sims/move, seed {seed}")
+    for g in range(games):
+        seats = [bots[(i + g) % 4] for i in range(4)]
+        winners, reason, _moves = play_one("mascarade", config, seats, derive_seed(seed, "game", g), sims, clock)
+        reasons[reason] = reasons.get(reason, 0) + 1
+        for k in seats:
+            seat_games[k] += 1
+        for w in winners:
+            wins[seats[w]] += 1
+        if (g + 1) % 10 == 0 or g + 1 == games:
+            print(f"after {g + 1} games ({time.perf_counter() - t0:.0f} s wall):", flush=True)
+            for k in (a, b):
+                lo, hi = wilson(wins[k], seat_games[k])
+                ms = clock[k][0] / clock[k][1] * 1000 if clock.get(k) and clock[k][1] else 0.0
+                print(f"  {k:15s} {wins[k]:4d}/{seat_games[k]:4d} seat-games won = {wins[k] / seat_games[k]:6.1%}"
+                      f"  95% CI {lo:6.1%}-{hi:6.1%}  CPU/move {ms:7.1f} ms", flush=True)
+            print(f"  endings {dict(sorted(reasons.items()))}", flush=True)
 
 
 def main() -> None:
