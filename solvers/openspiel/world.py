@@ -109,8 +109,10 @@ class World:
         since = 0 if recall else len(self.state.log)
         v = self.spec.view(self.state, seat, since)
         out = json.dumps(v, sort_keys=True, separators=_SEP, default=list)
-        if self.pending is not None:
+        if self.pending is not None:  # a draw inside an action: the actor knows what it did, the others wait
             out += f"|chance:{len(self.pend_out)}"
+            if self.spec.to_act(self.state) == seat:
+                out += "|did:" + json.dumps(list(self.pending), separators=_SEP)
         return out
 
     def __str__(self) -> str:
