@@ -18,6 +18,12 @@ def _limits() -> dict:
     return tomllib.loads((Path(__file__).with_name("limits.toml")).read_text("utf-8"))
 
 
+def players(game_id: str) -> tuple[int, int, int]:
+    """(min, max, default) players of ``game_id`` in OpenSpiel (``limits.toml``)."""
+    lo, hi, default = _limits()[game_id]["players"]
+    return int(lo), int(hi), int(default)
+
+
 def max_chance_outcomes(game_id: str, config: Any) -> int:
     """An upper bound on the outcomes of one chance node (the World checks it at every node)."""
     n = config.players

@@ -19,13 +19,12 @@ from typing import Any
 import pyspiel
 
 from engine.registry import GAMES, get_game
-from solvers.openspiel.bounds import max_chance_outcomes, max_game_length
+from solvers.openspiel.bounds import max_chance_outcomes, max_game_length, players
 from solvers.openspiel.tables import ActionTable, action_table
 from solvers.openspiel.world import World
 
 PREFIX = "unmask_"
 B64 = "b64:"
-PLAYERS = {"clue": (2, 6, 4), "mascarade": (4, 12, 4), "masque": (4, 7, 4), "ghoul": (4, 8, 6)}  # min, max, default
 
 
 def short_name(game_id: str) -> str:
@@ -66,12 +65,12 @@ def config_of(game_id: str, params: dict) -> Any:
         raise ValueError(f"config is not JSON: {e}") from None
     if not isinstance(data, dict):
         raise ValueError("config is a JSON object.")
-    data["players"] = int(params.get("players", PLAYERS[game_id][2]))
+    data["players"] = int(params.get("players", players(game_id)[2]))
     return spec.config_from_json(data)
 
 
 def _game_type(game_id: str) -> pyspiel.GameType:
-    lo, hi, default = PLAYERS[game_id]
+    lo, hi, default = players(game_id)
     return pyspiel.GameType(
         short_name=short_name(game_id),
         long_name=f"unmask: {GAMES[game_id]}",
@@ -111,9 +110,6 @@ class UnmaskGame(pyspiel.Game):
         params = dict(params or {})
         self.config = config_of(self.game_id, params)
         self.spec = get_game(self.game_id)
-        self.table = _table(self.game_id, self.config)
-        self.cap = max_game_length(self.game_id, self.config)
-        self.chance_bound = max_chance_outcomes(self.game_id, self.config)
         super().__init__(_game_type(self.game_id), _game_info(self.game_id, self.config),
                          {"players": self.config.players, "config": params.get("config", "")})
 

@@ -385,3 +385,17 @@ def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
     assert set(out["move_seconds"]) == {"strong", "ismcts"}
     done = CliRunner().invoke(app, ["simulate", "clue", "--games", "1", "--bots", "strong,ismcts"])
     assert done.exit_code != 0 and "resampler" in done.output and "Traceback" not in done.output
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_openspiel_player_counts_are_the_engines(game):
+    """limits.toml's player range is exactly what the engine's config accepts."""
+    from solvers.openspiel.bounds import players
+
+    lo, hi, default = players(game)
+    spec = get_game(game)
+    for p in (lo, default, hi):
+        assert spec.config_from_json({"players": p}).players == p
+    for p in (lo - 1, hi + 1):
+        with pytest.raises(ValueError):
+            spec.config_from_json({"players": p})
