@@ -64,6 +64,62 @@ class Rng:
         return (self.next64() >> 11) * (1.0 / (1 << 53))
 
 
+class NeedChance(Exception):
+    """Raised by :class:`ChanceRng` when the engine asks for a random draw nobody has supplied yet.
+
+    ``n`` is the number of equally likely outcomes of that draw (``Rng.below(n)``).
+    """
+
+    def __init__(self, n: int) -> None:
+        super().__init__(f"a chance outcome in [0, {n}) is needed")
+        self.n = n
+
+
+class ChanceRng(Rng):
+    """An :class:`Rng` whose draws come from outside, one ``below(n)`` outcome at a time.
+
+    Why: frameworks such as OpenSpiel want every random event as an explicit chance node.
+    Every draw of every engine goes through ``below`` (``choice``, ``shuffle`` and
+    ``shuffled`` are built on it), so replaying an engine call with the outcomes chosen so
+    far, and catching :class:`NeedChance` for the next one, exposes each draw with its true
+    probability (uniform over ``n``). A draw with one outcome (``below(1)``) is no event
+    and takes nothing. Seeded games never see this class: their path is unchanged.
+    """
+
+    __slots__ = ("outcomes", "pos")
+
+    def __init__(self, outcomes: Sequence[int] = ()) -> None:
+        super().__init__(0)
+        self.outcomes = tuple(outcomes)
+        self.pos = 0
+
+    def copy(self) -> ChanceRng:
+        r = ChanceRng(self.outcomes)
+        r.pos = self.pos
+        r.state = self.state
+        return r
+
+    def next64(self) -> int:
+        raise NeedChance(1 << 64)  # only below() may draw: its outcomes are what chance nodes offer
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        if n == 1:
+            return 0
+        if self.pos >= len(self.outcomes):
+            raise NeedChance(n)
+        o = self.outcomes[self.pos]
+        if not 0 <= o < n:
+            raise ValueError(f"chance outcome {o} is not in [0, {n})")
+        self.pos += 1
+        self.state = self.pos
+        return o
+
+    def random(self) -> float:
+        raise NeedChance(1 << 53)  # no engine draws a float; a chance node needs a finite outcome set
+
+
 def derive_seed(seed: int, *labels: object) -> int:
     """A stable sub-seed, so bots and games seeded from one number never share a stream."""
     r = Rng(seed)

@@ -25,7 +25,7 @@ class GameSpec:
     id: str
     title: str
     config_from_json: Callable[[dict], Any]
-    new_game: Callable[[Any, int], Any]
+    new_game: Callable[..., Any]  # (config, seed) or (config, seed, rng): an outside rng for explicit chance
     to_act: Callable[[Any], int | None]
     legal_actions: Callable[[Any], list]
     apply: Callable[[Any, tuple], Any]

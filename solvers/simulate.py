@@ -55,12 +55,15 @@ class SimResult:
     reasons: dict[str, int] = field(default_factory=dict)
     steps: int = 0
     seconds: float = 0.0
+    move_seconds: dict[str, float] = field(default_factory=dict)  # CPU s per decision per bot (OpenSpiel arena)
 
     def to_json(self) -> dict:
         return {"game": self.game, "games": self.games, "bots": self.bots,
                 "per_bot": [s.to_json() for s in self.stats.values()],
                 "endings": dict(sorted(self.reasons.items())), "steps": self.steps,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3),
+                **({"move_seconds": {k: round(v, 4) for k, v in self.move_seconds.items()}}
+                   if self.move_seconds else {})}
 
 
 def simulate(game: str, config: object, bots: list[str], games: int, seed: int,

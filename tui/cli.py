@@ -124,11 +124,11 @@ def _default_bot(game: str) -> str:
     return names[0]
 
 
-def _bot_list(game: str, spec: str | None, count: int, default: str) -> list[str]:
+def _bot_list(game: str, spec: str | None, count: int, default: str, extra: tuple[str, ...] = ()) -> list[str]:
     from solvers.bots import bot_names
 
     names = [b.strip() for b in spec.split(",") if b.strip()] if spec else []
-    known = bot_names(game)
+    known = bot_names(game) + list(extra)
     for b in names:
         if b not in known:
             _fail(f"unknown bot {b!r}; {game} has: {', '.join(known)}.")
@@ -195,6 +195,29 @@ def assist(
     run_app(start=f"assist:{game}", session_id=session)
 
 
+ISMCTS_BOTS = ("ismcts", "ismcts-uniform")  # OpenSpiel's ISMCTS (solvers/openspiel/arena.py)
+
+
+def _openspiel_run(game: str, sims: int):
+    """The OpenSpiel arena's simulate, or one line saying what is missing."""
+    if sims < 1:
+        _fail("--ismcts-sims must be at least 1.")
+    try:
+        from solvers.openspiel.arena import check_game
+        from solvers.openspiel.arena import simulate as run_os
+    except ModuleNotFoundError as e:
+        _fail(f"The ismcts bots need OpenSpiel ({e.name} is missing): pip install -e '.[openspiel]'.")
+    try:
+        check_game(game)
+    except ValueError as e:
+        _fail(str(e))
+
+    def run(g, config, seats, games, seed, progress=None):
+        return run_os(g, config, seats, games, seed, sims=sims, progress=progress)
+
+    return run
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue",
@@ -207,15 +230,23 @@ def simulate(
     centre_pile: Annotated[bool, typer.Option("--centre-pile", help="Leftover cards face down in the centre.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
+    ismcts_sims: Annotated[int, typer.Option(
+        help="Simulations per move of the ismcts bots (OpenSpiel's ISMCTS; the [openspiel] extra).")] = 100,
 ) -> None:
-    """Play bots against each other and report each bot's win rate with a 95% confidence interval."""
+    """Play bots against each other and report each bot's win rate with a 95% confidence interval.
+
+    Besides the game's own bots, ``ismcts`` (worlds from the seat's solver posterior) and
+    ``ismcts-uniform`` (uniform worlds) are OpenSpiel's ISMCTS, where a resampler exists (Mascarade)."""
     _check_game(game, simulable(game), "simulable")
     if games < 1:
         _fail("--games must be at least 1.")
     config = _config(game, board, players, centre_pile, option)
-    seats = _bot_list(game, bots, players, _default_bot(game))
+    seats = _bot_list(game, bots, players, _default_bot(game), extra=ISMCTS_BOTS)
     from solvers.simulate import simulate as run
     from solvers.simulate import wilson
+
+    if any(b in ISMCTS_BOTS for b in seats):
+        run = _openspiel_run(game, ismcts_sims)
 
     if as_json:
         res = run(game, config, seats, games, seed)
@@ -248,6 +279,8 @@ def simulate(
     endings = ", ".join(f"{k}: {v}" for k, v in sorted(res.reasons.items()))
     out.print(f"Endings: {endings}")
     out.print(f"{res.steps} steps in {res.seconds:.2f} s ({res.steps / max(res.seconds, 1e-9):,.0f} steps/s)")
+    if res.move_seconds:
+        out.print("CPU per move: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in res.move_seconds.items()))
 
 
 @app.command()

@@ -228,11 +228,11 @@ def _deck_order(board: Board) -> dict[str, int]:
     return {c: i for i, c in enumerate(board.cards)}
 
 
-def new_game(config: ClueConfig, seed: int) -> ClueState:
+def new_game(config: ClueConfig, seed: int, rng: Rng | None = None) -> ClueState:
     """Deal a new game: envelope, hands, leftovers, the Plot deck, and who starts."""
     board = load_board(config.board)
     rules = load_rules()
-    rng = Rng(seed)
+    rng = Rng(seed) if rng is None else rng  # an outside rng: explicit chance (ChanceRng)
     s = ClueState()
     s.config = config
     s.board = board

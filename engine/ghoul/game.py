@@ -336,9 +336,9 @@ def _draw_cast(config: GhoulConfig, rng: Rng) -> list[str]:
     return cast
 
 
-def new_game(config: GhoulConfig, seed: int) -> GhoulState:
+def new_game(config: GhoulConfig, seed: int, rng: Rng | None = None) -> GhoulState:
     """Set up a game: the ring, the cast, identities, the deal, Support tokens, who starts."""
-    rng = Rng(seed)
+    rng = Rng(seed) if rng is None else rng  # an outside rng: explicit chance (ChanceRng)
     n = config.players
     s = GhoulState()
     s.config = config

@@ -264,10 +264,10 @@ def _masks() -> dict[str, Mask]:
     return load_masks()
 
 
-def new_game(config: MascaradeConfig, seed: int) -> MascaradeState:
+def new_game(config: MascaradeConfig, seed: int, rng: Rng | None = None) -> MascaradeState:
     """Deal the masks, show them all face up (the opening), and pick the first player."""
     rules = load_rules()
-    rng = Rng(seed)
+    rng = Rng(seed) if rng is None else rng  # an outside rng: explicit chance (ChanceRng)
     n = config.players
     cards = rng.shuffled(config.mask_set())
     s = MascaradeState()

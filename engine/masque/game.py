@@ -270,9 +270,9 @@ def _sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(config: MasqueConfig, seed: int) -> MasqueState:
+def new_game(config: MasqueConfig, seed: int, rng: Rng | None = None) -> MasqueState:
     """Set up: popularity order, Personality cards, the Prince's route, the Red Death cards, the deck."""
-    rng = Rng(seed)
+    rng = Rng(seed) if rng is None else rng  # an outside rng: explicit chance (ChanceRng)
     n = config.players
     s = MasqueState()
     s.config = config

@@ -45,6 +45,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.core import Rng
+
 FREE = -1  # a place this seat has not seen since the cards were dealt (see the module doc)
 FLOOR = 0.005  # particle mode: weight mixed over every still-possible mask (see module doc)
 MIN_Q, MAX_Q = 0.001, 0.999
@@ -361,6 +363,24 @@ class Belief:
             rows[:, p] = pick
             left[np.arange(k), pick] -= 1
         return rows[alive]
+
+    def sample(self, rng: Rng) -> tuple[str, ...]:
+        """One full layout drawn from the distribution: a row by its weight, then the masks it has
+        not pinned dealt uniformly onto its free places (each fill of a row is equally likely)."""
+        x = rng.random()
+        cum = np.cumsum(self.w)
+        i = min(int(np.searchsorted(cum, x * cum[-1], side="right")), len(self.w) - 1)
+        row = self.perms[i].tolist()
+        free = [p for p, v in enumerate(row) if v < 0]
+        if free:
+            left = self.counts.copy()
+            for v in row:
+                if v >= 0:
+                    left[v] -= 1
+            bag = rng.shuffled([m for m in range(self.M) for _ in range(int(left[m]))])
+            for p, m in zip(free, bag, strict=True):
+                row[p] = m
+        return tuple(self.ids[v] for v in row)
 
     # ------------------------------------------------------------------ reading
 

@@ -1,0 +1,94 @@
+"""Worlds a seat cannot tell from the real one, for OpenSpiel's ISMCTS (``bot.set_resampler``).
+
+A resampler keeps the state's structure and replaces what the seat does not know with a draw
+made from the seat's view alone: ``exact`` draws from the posterior of the seat's solver (the
+tracker our strong bot keeps), ``uniform`` deals every unknown uniformly among what the seat's
+certain knowledge allows. Either way the seat's information-state string is unchanged.
+
+Built so far: Mascarade (the hidden truth is the mask in front of every place). The other
+games raise :class:`NoResampler` with a sentence; their worlds need the hands, decks and
+identities rebuilt from the solvers' samplers, which is still to do.
+No ``pyspiel`` here: the state is used through ``clone()``, ``world()`` and ``_world``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Rng, derive_seed
+
+MODES = ("exact", "uniform")
+RESAMPLED = ("mascarade",)  # games with a resampler
+
+
+class NoResampler(ValueError):
+    """This game has no resampler yet."""
+
+
+class Resampler:
+    """``resampler(state, player)`` -> a state ``player`` cannot tell from ``state``."""
+
+    def __init__(self, mode: str = "exact", seed: int = 0) -> None:
+        if mode not in MODES:
+            raise ValueError(f"Unknown resampling {mode!r}; choose one of: {', '.join(MODES)}.")
+        self.mode = mode
+        self.seed = seed
+        self.rng = Rng(derive_seed(seed, "resample", mode))
+        self._root: Any = None  # the engine state the cached belief was built for (kept: ids stay unique)
+        self._belief: Any = None
+        self.draws = 0
+
+    def __call__(self, state: Any, player: int) -> Any:
+        w = state.world()
+        if w.spec.id not in RESAMPLED:
+            raise NoResampler(f"No resampler for {w.spec.title} yet (built: {', '.join(RESAMPLED)}).")
+        if w.state is None:
+            raise ValueError("Nothing to resample while the cards are being dealt.")
+        engine_state = _mascarade(self, w.state, player)
+        out = state.clone()
+        nw = w.copy()
+        nw.state = engine_state
+        out._world = nw
+        self.draws += 1
+        return out
+
+
+def _mascarade(r: Resampler, st: Any, seat: int) -> Any:
+    from engine.mascarade import view
+
+    v = view(st, seat)
+    layout: tuple[str, ...] | None = None
+    if r.mode == "exact":
+        belief = _mascarade_belief(r, st, seat, v)
+        if belief is not None:
+            layout = belief.sample(r.rng)
+    if layout is None:
+        layout = _uniform_layout(v, r.rng)
+    s = st.copy()
+    s.cards = layout
+    return s
+
+
+def _mascarade_belief(r: Resampler, st: Any, seat: int, v: dict) -> Any:
+    """The strong bot's belief for ``seat`` built from its view's events (one per root state)."""
+    if r._root is not None and r._root[0] is st and r._root[1] == seat:
+        return r._belief
+    from solvers.mascarade.bots import StrongBot
+
+    bot = StrongBot(seat, derive_seed(r.seed, "belief", seat))
+    bot.obs.update(v["events"])
+    r._root = (st, seat)
+    r._belief = None if bot.tracker is None or bot.broken else bot.tracker.belief
+    return r._belief
+
+
+def _uniform_layout(v: dict, rng: Rng) -> tuple[str, ...]:
+    """Places the seat knows for certain keep their mask; the rest share the other masks uniformly."""
+    known: list[str | None] = list(v["known"])
+    bag = list(v["masks"])
+    for m in known:
+        if m is not None:
+            bag.remove(m)
+    rng.shuffle(bag)
+    it = iter(bag)
+    return tuple(m if m is not None else next(it) for m in known)
