@@ -12,6 +12,7 @@ import json
 import os
 import re
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,6 +124,93 @@ def atomic_write_json(path: Path, data: object, *, fsync: bool = True) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+IDLE_SYNC_THREAD = 5.0  # seconds a sync thread waits for work before it ends
+
+
+class BackgroundSync:
+    """fsyncs files already renamed into place, on a thread of its own.
+
+    The shared tables are written at once without ``fsync`` (a ``kill -9`` of the server loses
+    nothing: the kernel holds the page) and handed to this thread, which makes them survive a
+    power cut too, a few milliseconds later, without the event loop ever waiting for the disk.
+    """
+
+    def __init__(self) -> None:
+        self._pending: set[Path] = set()
+        self._cond = threading.Condition()
+        self._busy = False
+        self._closed = False
+        self._thread: threading.Thread | None = None  # started on demand, ends when idle
+
+    def add(self, path: Path) -> None:
+        with self._cond:
+            if self._closed:  # after close nothing waits: sync here
+                _fsync_path(path)
+                return
+            self._pending.add(path)
+            self._cond.notify_all()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="unmask-fsync", daemon=True)
+                self._thread.start()
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until every file handed over so far is on disk; False if ``timeout`` ran out."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+
+    def close(self, timeout: float | None = 10.0) -> None:
+        self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending or self._closed, IDLE_SYNC_THREAD)
+                if not self._pending:  # closed, or idle: a later add starts a new thread
+                    self._thread = None
+                    self._cond.notify_all()
+                    return
+                paths, self._pending = self._pending, set()
+                self._busy = True
+            try:
+                for folder in {_fsync_path(path) for path in sorted(paths)} - {None}:
+                    _fsync_dir(folder)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+
+def _fsync_path(path: Path) -> Path | None:
+    """fsync one file by name; its folder, or None when it is gone (archived, replaced)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        os.fsync(fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return path.parent
+
+
+def _fsync_dir(folder: Path) -> None:
+    """The rename itself is durable only once the folder's entry is on disk."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def save_session(session: Session, session_id: str) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import shutil
@@ -21,9 +22,10 @@ import asyncssh
 import pytest
 from sshterm import Term, serving_ssh
 
+from tui.serve.auth import RepeatFilter, log
 from tui.serve.forkserver import ForkServerError
 from tui.serve.limits import MAX_COLS, MAX_ROWS, clamp_terminal_size, sane_term
-from tui.serve.ssh import NoiseLog, Startups, add_password, default_passwords_file
+from tui.serve.ssh import Startups, add_password, default_passwords_file
 
 HOME = "Hidden-information board games"
 LOBBY = "Shared tables"
@@ -563,7 +565,8 @@ def test_refused_connections_cannot_flood_the_auth_log():
     now = [0.0]
 
     async def scenario(server):
-        server.state.noise = NoiseLog(clock=lambda: now[0])
+        [limiter] = [f for h in log.handlers for f in h.filters if isinstance(f, RepeatFilter)]
+        limiter.clock, limiter._start = (lambda: now[0]), 0.0
         loop = asyncio.get_running_loop()
         held = await loop.run_in_executor(None, hold, server.port, 1, "127.0.0.6")
         for _ in range(3):  # 60 connections refused, as fast as they come, within one minute
@@ -581,5 +584,26 @@ def test_refused_connections_cannot_flood_the_auth_log():
     from tui.storage import data_dir
 
     lines = [x for x in (data_dir() / "auth.log").read_text().splitlines() if "dropped a connection" in x]
-    assert len(lines) == 21
-    assert "(40 such lines left out before this one)" in lines[-1]
+    assert len(lines) == 11  # 10 a minute from one address (the log's one limiter), then the next minute's
+    assert "[50 similar lines left out before this one, most from 127.0.0.6 (50)]" in lines[-1]
+
+
+def test_refused_connections_from_many_addresses_have_a_budget_of_their_own():
+    """Anyone can cause a refused connection, so such lines get 20 a minute of the log's 120."""
+    now = [0.0]
+    limiter = RepeatFilter(clock=lambda: now[0])
+
+    def record(message: str, source: str, noise: bool) -> logging.LogRecord:
+        r = logging.LogRecord("unmask.auth", logging.WARNING, __file__, 0, message, None, None)
+        r.source, r.noise = source, noise
+        return r
+
+    refused = [limiter.filter(record("dropped", f"10.0.0.{i}", True)) for i in range(60)]
+    assert sum(refused) == 20
+    wrong = [record("wrong password", f"10.0.1.{i}", False) for i in range(60)]
+    assert all(limiter.filter(r) for r in wrong), "a flood of refused connections must not crowd out failed logins"
+    assert "[40 similar lines left out before this one" in wrong[0].msg  # the next line says so
+    assert limiter.filter(record("dropped", "10.0.0.99", True)) is False
+    now[0] = 61.0  # a new window: refused connections are written again
+    later = record("dropped", "10.0.0.1", True)
+    assert limiter.filter(later) and "[1 similar line left out" in later.msg

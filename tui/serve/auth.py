@@ -25,7 +25,8 @@ source address and per user name, a count of recent failures:
   ``serve web`` on one data dir count together and an unlock reaches both;
 - every failure, lockout and accepted login is a line in ``data_dir()/auth.log`` (standard
   ``logging``, rotated, every file 0600); lines about failures are rate-limited per source address
-  and overall (:class:`RepeatFilter`), so a flood cannot rotate the real lines away.
+  and overall, and lines anyone can cause without an account (refused connections) have a smaller
+  budget (:class:`RepeatFilter`, the log's one limiter), so a flood cannot rotate the real lines away.
 
 User names are letters, digits and ``._-`` (1 to 32, starting with a letter or digit): they
 are file names in the data dir and are drawn on other players' screens.
@@ -54,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.words import count
 from tui.storage import atomic_write_json, data_dir
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_LEN = 2**14, 8, 1, 32
@@ -182,33 +184,41 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
                     opener=lambda path, flags: os.open(path, flags, 0o600))
 
 
+NOISE_LINES_PER_MINUTE = 20  # lines a window about connections that never logged in (``noise``)
+
+
 class RepeatFilter(logging.Filter):
-    """Keeps a flood from rotating the real lines away: failure lines are rate-limited.
+    """Keeps a flood from rotating the real lines away: the one limiter of the auth log.
 
     Per source address (the record's ``source``, given as ``extra``) at most ``per_source`` lines
-    per ``window`` seconds, and at most ``overall`` lines of warnings in all; the rest are counted,
-    and the next line let through says how many were left out. Accepted logins always pass.
+    per ``window`` seconds, and at most ``overall`` lines of warnings in all; of those, lines that
+    anyone can cause without an account (a record with ``noise`` in its ``extra``: a refused or
+    silent connection) at most ``noise`` in all. The rest are counted, and the next line let
+    through says how many were left out. Accepted logins always pass.
     """
 
     def __init__(self, per_source: int = 10, overall: int = 120, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, noise: int = NOISE_LINES_PER_MINUTE) -> None:
         super().__init__()
         self.per_source, self.overall, self.window, self.clock = per_source, overall, window, clock
+        self.noise = noise
         self._start = clock()
         self._by_source: dict[str, int] = {}
         self._total = 0
+        self._noise = 0
         self._dropped: dict[str, int] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.WARNING or getattr(record, "rate_limited", False):
-            self._say_dropped(record)  # accepted logins, and lines their writer already limits (ssh.NoiseLog)
+        if record.levelno < logging.WARNING:
+            self._say_dropped(record)  # accepted logins
             return True
         now = self.clock()
         if now - self._start >= self.window:
-            self._start, self._by_source, self._total = now, {}, 0
+            self._start, self._by_source, self._total, self._noise = now, {}, 0, 0
         source = str(getattr(record, "source", "") or "?")
         seen = self._by_source.get(source, 0)
-        if seen >= self.per_source or self._total >= self.overall:
+        noise = bool(getattr(record, "noise", False))
+        if seen >= self.per_source or self._total >= self.overall or (noise and self._noise >= self.noise):
             if source in self._dropped or len(self._dropped) < 1024:
                 self._dropped[source] = self._dropped.get(source, 0) + 1
             else:
@@ -216,6 +226,7 @@ class RepeatFilter(logging.Filter):
             return False
         self._by_source[source] = seen + 1
         self._total += 1
+        self._noise += noise
         self._say_dropped(record)
         return True
 
@@ -224,7 +235,7 @@ class RepeatFilter(logging.Filter):
         if self._dropped:
             total = sum(self._dropped.values())
             worst = sorted(self._dropped.items(), key=lambda kv: -kv[1])[:3]
-            record.msg = f"{record.msg} [{total} similar lines left out before this one, most from " \
+            record.msg = f"{record.msg} [{count(total, 'similar line')} left out before this one, most from " \
                          f"{', '.join(f'{k} ({v})' for k, v in worst)}]"
             self._dropped = {}
 

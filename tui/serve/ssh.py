@@ -87,7 +87,6 @@ DEFAULT_MAX_STARTUPS = "50:30:150"  # start:rate:full, as OpenSSH's MaxStartups 
 DEFAULT_PER_SOURCE_MAX_STARTUPS = 20
 DEFAULT_BANNER_GRACE_TIME = 10.0
 DEFAULT_MAX_PER_USER = 4
-NOISE_LINES_PER_MINUTE = 20  # auth-log lines a minute about connections that never logged in (NoiseLog)
 RESIZE_INTERVAL = 0.1  # seconds between two window changes given to an app: 10 a second at most (AppSession._resize)
 # Leave the alternate screen, stop mouse reporting, show the cursor: in case a child died badly.
 TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?25h\x1b[?1049l"
@@ -182,34 +181,6 @@ class Startups:
 # --------------------------------------------------------------------------- sessions
 
 
-class NoiseLog:
-    """Log lines that anyone can cause without an account (dropped connections), at a bounded rate.
-
-    A line per refused connection would let anyone fill and rotate the auth log away by opening
-    connections; so at most ``per_minute`` such lines a minute are written, and the next one
-    written says how many were left out meanwhile.
-    """
-
-    def __init__(self, per_minute: int = NOISE_LINES_PER_MINUTE, clock=time.monotonic) -> None:
-        self.per_minute = per_minute
-        self.clock = clock
-        self.window = -1
-        self.written = 0
-        self.left_out = 0
-
-    def warning(self, message: str, *args: object) -> None:
-        window = int(self.clock() // 60)
-        if window != self.window:
-            self.window, self.written = window, 0
-        if self.written >= self.per_minute:
-            self.left_out += 1
-            return
-        self.written += 1
-        if self.left_out:
-            message += f" ({self.left_out} such lines left out before this one)"
-            self.left_out = 0
-        log.warning(message, *args, extra={"rate_limited": True})  # auth.RepeatFilter lets it through
-
 
 @dataclass
 class ServerState:
@@ -234,7 +205,6 @@ class ServerState:
     forks: ForkServer | None = None
     pool: WarmPool | None = None
     lifeline: tuple[int, int] | None = None  # (read, write) ends of the pipe every app watches (watch_lifeline)
-    noise: NoiseLog = field(default_factory=lambda: NoiseLog())  # lines anyone can cause without an account
 
     def close_lifeline(self) -> None:
         """Close both ends: apps still running (none, after a clean stop) quit."""
@@ -652,8 +622,8 @@ class _Server(asyncssh.SSHServer):
         elif state.max_startups.drop(waiting, state.rng):
             reason = "too many connections are logging in; try again"
         if reason is not None:
-            state.noise.warning("dropped a connection from %s: %d connections are still logging in (%d from there)",
-                                self.address, waiting, here)
+            log.warning("dropped a connection from %s: %d connections are still logging in (%d from there)",
+                        self.address, waiting, here, extra={"source": self.address, "noise": True})
             self._closing = True  # counts nowhere; refused once asyncssh has sent its version line,
             # so the client reads an SSH disconnect with the reason, not a packet where a banner belongs
             loop.call_soon(self._refuse, reason)
@@ -686,8 +656,8 @@ class _Server(asyncssh.SSHServer):
         """A client sends its version line at once: a connection that has not is someone holding a place."""
         self._banner_timer = None
         if self._conn is not None and not self._conn.get_extra_info("client_version"):
-            self._state.noise.warning("closed a connection from %s: no SSH version line within %s", self.address,
-                                      idle_words(self._state.banner_grace_time or 0))
+            log.warning("closed a connection from %s: no SSH version line within %s", self.address,
+                        idle_words(self._state.banner_grace_time or 0), extra={"source": self.address, "noise": True})
             self._disconnect(asyncssh.DISC_PROTOCOL_ERROR, "no SSH version line")
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -30,8 +30,9 @@ nobody has played at (no move, no one sitting down) for ``idle_after`` seconds (
 default; ``UNMASK_IDLE_TABLE_AFTER``) is archived the same way, and one user may have made at
 most ``max_per_user`` unfinished tables (5; ``UNMASK_MAX_TABLES_PER_USER``), so no account can
 fill the lobby; one connection makes at most one table per ``CREATE_GAP`` (0.25 s). Bots think
-in a niced thread (``BOT_THREADS``), never on the service's event loop; saves are atomic but not
-fsynced (they survive ``kill -9``, and never make the loop wait for the disk).
+in a niced thread (``BOT_THREADS``), never on the service's event loop; saves are atomic, written
+at once (they survive ``kill -9``) and fsynced by a thread of their own a moment later (they
+survive a power cut), so the loop never waits for the disk.
 
 Every game with a play screen can be played (``game`` defaults to ``"clue"``; the config and
 the seats' bot names are checked by the engine and ``solvers.bots``). A connection sees only the
@@ -68,7 +69,7 @@ from engine.session import Session, SessionError
 from solvers.bots import bot_names
 from solvers.table import HUMAN, Table
 from tui.env import env_seconds
-from tui.storage import atomic_write_json, data_dir, read_session_file
+from tui.storage import BackgroundSync, atomic_write_json, data_dir, read_session_file
 
 SOCKET_NAME = "tables.sock"
 MAX_LINE = 1 << 20
@@ -257,6 +258,7 @@ class TableService:
         self._writers: set[asyncio.StreamWriter] = set()
         self._last_create: dict[asyncio.StreamWriter, float] = {}
         self._archiver: asyncio.Task | None = None
+        self._sync = BackgroundSync()
         self._load()
 
     # ------------------------------------------------------------- persistence
@@ -293,9 +295,12 @@ class TableService:
                            ("serve_finished_at", shared.finished_at), ("serve_touched", shared.touched)):
             if value is not None:
                 session.extra[key] = value
-        # no fsync: a save survives kill -9 of the server (the page is the kernel's) and never
-        # makes the loop that copies players' bytes wait for the disk (a hundred tables of bots)
-        atomic_write_json(tables_dir() / f"{shared.id}.json", session.to_json(), fsync=False)
+        # written at once without fsync (it survives kill -9: the page is the kernel's), so the loop
+        # that copies players' bytes never waits for the disk (a hundred tables of bots); a thread
+        # fsyncs it a moment later, so it survives a power cut too
+        path = tables_dir() / f"{shared.id}.json"
+        atomic_write_json(path, session.to_json(), fsync=False)
+        self._sync.add(path)
 
     def _rename(self, shared: Shared) -> bool:
         """Name every owned human seat after its owner; the table is replayed (same deal, same moves)."""
@@ -328,6 +333,7 @@ class TableService:
             try:
                 if src.exists():
                     os.replace(src, archive_dir() / src.name)
+                    self._sync.add(archive_dir() / src.name)
             except OSError:
                 continue
             if shared.bot_task is not None:
@@ -382,7 +388,7 @@ class TableService:
         except (TypeError, KeyError, AttributeError):
             raise ValueError(f"Those options do not make a {game} table.") from None
         tid = f"t{len(self.tables) + 1}-{secrets.token_hex(2)}"
-        while (tables_dir() / f"{tid}.json").exists() or (archive_dir() / f"{tid}.json").exists():
+        while tid in self.tables or (tables_dir() / f"{tid}.json").exists() or (archive_dir() / f"{tid}.json").exists():
             tid = f"t{len(self.tables) + 1}-{secrets.token_hex(2)}"
         shared = Shared(tid, table, creator=creator or None)
         self.tables[tid] = shared
@@ -459,6 +465,7 @@ class TableService:
         for writer in list(self._writers):
             writer.close()
         self._bots.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self._sync.close)
         if self.lock_fd is not None or not _held_elsewhere(self.path):  # never another service's socket
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
