@@ -443,6 +443,16 @@ def _set_table_caps(per_user: int, idle_hours: float) -> None:
     os.environ["UNMASK_IDLE_TABLE_AFTER"] = str(idle_hours * 3600)
 
 
+def _check_limits(counts: dict[str, float | None], times: dict[str, float | None],
+                  timeouts: dict[str, float | None] | None = None) -> None:
+    """One sentence naming the first serving option out of range: counts >= 1, times >= 0, timeouts > 0."""
+    for kinds, ok, rule in ((counts, lambda v: v >= 1, "at least 1"), (times, lambda v: v >= 0, "at least 0"),
+                             (timeouts or {}, lambda v: v > 0, "more than 0")):
+        for name, value in kinds.items():
+            if value is not None and not ok(value):
+                _fail(f"--{name} must be {rule} (not {value:g}).")
+
+
 def _set_archive_after(hours: float) -> None:
     """The table service reads ``UNMASK_ARCHIVE_AFTER`` (seconds) when it starts."""
     import os
@@ -485,15 +495,23 @@ def serve_ssh_cmd(
     warm: Annotated[bool, typer.Option(help="Fork apps from a warm process (faster start).")] = True,
     pool: Annotated[int | None, typer.Option(
         help="Apps kept ready on the lobby, each for one user (default: --max-sessions; 0: none).")] = None,
+    max_tables_per_user: Annotated[int, typer.Option(
+        help="Most unfinished tables one user may have made.")] = 5,
+    idle_table_hours: Annotated[float, typer.Option(
+        help="Hours an unfinished table may go without a move before it is archived.")] = 72.0,
 ) -> None:
     """Serve the app over SSH: each connection gets its own app; players can share tables."""
     from tui.serve.auth import AuthLimits
     from tui.serve.ssh import ServeError, Startups, serve_ssh
 
     _set_archive_after(archive_after)
-    if min(max_auth_tries, lockout_failures, max_sessions, per_source_max_startups, max_per_user) < 1 or min(
-            fail_delay, max_fail_delay, lockout_time, login_grace_time, banner_grace_time, pool or 0) < 0:
-        _fail("The counts must be at least 1 and the times at least 0.")
+    _check_limits({"max-auth-tries": max_auth_tries, "lockout-failures": lockout_failures, "max-sessions": max_sessions,
+                   "per-source-max-startups": per_source_max_startups, "max-per-user": max_per_user,
+                   "max-tables-per-user": max_tables_per_user},
+                  {"fail-delay": fail_delay, "max-fail-delay": max_fail_delay, "lockout-time": lockout_time,
+                   "login-grace-time": login_grace_time, "banner-grace-time": banner_grace_time, "pool": pool,
+                   "idle-timeout": idle_timeout, "idle-table-hours": idle_table_hours})
+    _set_table_caps(max_tables_per_user, idle_table_hours)
     try:
         Startups.parse(max_startups)
     except ValueError as e:
@@ -549,11 +567,13 @@ def serve_web_cmd(
     from tui.serve.web import serve_web
 
     _set_archive_after(archive_after)
-    counts = (lockout_failures, max_sessions, max_per_user, max_connections, max_unfinished,
-              max_unfinished_per_address, max_tables_per_user)
-    times = (fail_delay, max_fail_delay, lockout_time, idle_table_hours)
-    if min(counts) < 1 or min(times) < 0 or min(header_timeout, body_timeout) <= 0:
-        _fail("The counts must be at least 1, the timeouts more than 0 and the other times at least 0.")
+    _check_limits({"lockout-failures": lockout_failures, "max-sessions": max_sessions, "max-per-user": max_per_user,
+                   "max-connections": max_connections, "max-unfinished": max_unfinished,
+                   "max-unfinished-per-address": max_unfinished_per_address,
+                   "max-tables-per-user": max_tables_per_user},
+                  {"fail-delay": fail_delay, "max-fail-delay": max_fail_delay, "lockout-time": lockout_time,
+                   "idle-table-hours": idle_table_hours},
+                  {"header-timeout": header_timeout, "body-timeout": body_timeout})
     _set_table_caps(max_tables_per_user, idle_table_hours)
     limits = AuthLimits(fail_delay=fail_delay, max_fail_delay=max_fail_delay, lockout_failures=lockout_failures,
                         lockout_time=lockout_time)

@@ -555,7 +555,10 @@ def test_the_command_line_refuses_bad_limits_in_one_line():
     from tui.cli import app
 
     for args, words in ((["--max-startups", "10:200"], "start:rate:full"), (["--max-startups", "x" * 500], "not 'xxx"),
-                        (["--max-per-user", "0"], "at least 1"), (["--banner-grace-time", "-1"], "at least 0")):
+                        (["--max-per-user", "0"], "--max-per-user must be at least 1"),
+                        (["--banner-grace-time", "-1"], "--banner-grace-time must be at least 0"),
+                        (["--max-tables-per-user", "0"], "--max-tables-per-user must be at least 1"),
+                        (["--idle-table-hours", "-2"], "--idle-table-hours must be at least 0")):
         r = CliRunner().invoke(app, ["serve", "ssh", "--port", "0", *args])
         assert r.exit_code != 0 and words in r.output and "Traceback" not in r.output, r.output
         assert len(r.output.strip().splitlines()) == 1

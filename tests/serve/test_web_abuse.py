@@ -349,3 +349,16 @@ def test_a_clean_login_is_hashed_at_normal_priority_a_try_after_a_failure_niced(
     base_nice = os.getpriority(os.PRIO_PROCESS, 0)
     assert run(scenario()) == (303, 401, 303)
     assert priorities[:2] == [base_nice, base_nice] and priorities[2] == min(19, base_nice + 10), priorities
+
+
+def test_the_web_command_line_names_the_limit_out_of_range_in_one_line():
+    from typer.testing import CliRunner
+
+    from tui.cli import app
+
+    for args, words in ((["--header-timeout", "0"], "--header-timeout must be more than 0"),
+                        (["--max-connections", "0"], "--max-connections must be at least 1"),
+                        (["--lockout-time", "-5"], "--lockout-time must be at least 0 (not -5)")):
+        r = CliRunner().invoke(app, ["serve", "web", "--port", "0", *args])
+        assert r.exit_code != 0 and words in r.output and "Traceback" not in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1
