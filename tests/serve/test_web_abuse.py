@@ -311,6 +311,9 @@ def test_web_apps_are_forked_warm_and_end_with_their_websocket(monkeypatch):
                 assert b"Hidden-information" in got
             process = started[0]
             assert isinstance(process, ForkedApp)
+            # its stderr is not the socket: a warning printed there would break the web driver's packets
+            fds = {fd: os.readlink(f"/proc/{process.pid}/fd/{fd}") for fd in (1, 2)}
+            assert fds[2] != fds[1], fds
             await asyncio.wait_for(process.wait(), 10)  # the app ended with its websocket
             await s.close()
             return took

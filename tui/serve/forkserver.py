@@ -6,7 +6,7 @@ two cores would wait ~15 s. So the SSH server starts one helper process that doe
 once: it imports the app, runs it once headless (stylesheets parsed, caches filled, lazy
 imports done) and then waits. For each session the server sends it the pty's slave side
 (``SCM_RIGHTS``) and the session's environment; it forks, and the child makes the pty its
-stdin/stdout/stderr and controlling terminal, takes the environment and runs the app
+stdin/stdout/stderr and controlling terminal (a web app's socket only its stdin/stdout), takes the environment and runs the app
 (:func:`tui.serve.child.main`). Memory pages are shared copy-on-write.
 
 The helper answers with the child's pid and a pidfd (Linux ``pidfd_open``), which the server
@@ -220,7 +220,10 @@ def _child(sock: socket.socket, slave: int, env: dict[str, str], argv: list[str]
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.setsid()
-        for fd in (0, 1, 2):
+        # a pty (SSH) is the user's terminal: stdin, stdout and stderr; a socket (the web) carries
+        # the web driver's framed packets, which a line on stderr would break: there stderr stays
+        # the helper's, the host's own (a traceback is the host's to read, never the player's)
+        for fd in (0, 1, 2) if os.isatty(slave) else (0, 1):
             os.dup2(slave, fd)
         if slave > 2:
             os.close(slave)

@@ -182,8 +182,9 @@ class ForkedApp:
     """An app forked by the fork server on one end of a socketpair, shaped as the asyncio
     ``Process`` textual-serve's :class:`AppService` drives (``stdin``, ``stdout``, ``wait()``...).
 
-    The app's stdin, stdout and stderr are the socket (the fork server makes them so); it runs
-    Textual's web driver (the fork server was started with ``TEXTUAL_DRIVER`` set to it).
+    The app's stdin and stdout are the socket (the fork server makes them so; its stderr stays the
+    server's, so nothing it prints can break the packets); it runs Textual's web driver (the fork
+    server was started with ``TEXTUAL_DRIVER`` set to it).
     """
 
     def __init__(self, child: ForkedChild, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
