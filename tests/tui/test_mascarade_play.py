@@ -233,3 +233,28 @@ async def test_the_table_follows_a_resize_at_once():
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert "What you believe is there" not in str(table.render())
+
+
+@run_async
+async def test_a_tie_of_long_names_fits_its_row_in_the_narrow_table():
+    """A tie drawn in full ("Judge or Trickster 50%") wrapped its row at 80 columns: the coins and
+    beliefs of the seats below no longer lined up with their names."""
+    app = UnmaskApp(table=new_table(), session_id="mq-tie-fit", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        view = screen.view
+        masks = sorted(dict.fromkeys(view["masks"]), key=lambda x: -len(m.mask_name(view, x)))
+        n = len(view["players"]) + view["table"]
+        probs: list = [{masks[k]: 1.0} for k in range(n)]
+        probs[1] = {masks[0]: 0.5, masks[1]: 0.5}  # the two longest names, tied
+        probs[2] = {x: 0.25 for x in masks[:4]}
+        probs[3] = {masks[0]: 0.5, masks[2]: 0.5}
+        screen.probs, screen._probs_at = probs, screen._probs_at if screen._probs_at is not None else 0
+        table = screen.query_one("#mq-table")
+        width = table.content_size.width
+        lines = screen._table_text().split("\n")
+        assert all(line.cell_len <= width for line in lines), [str(x) for x in lines if x.cell_len > width]
+        text = "\n".join(str(x) for x in lines)
+        assert "/" in text and "%" in text and "tie" in text  # still drawn as ties, never one name

@@ -87,19 +87,34 @@ def tied_top(view: dict, probs: list | None, place: int) -> list[str]:
     return [mask_name(view, m) for m in dist if dist[m] > 0.005 and best - dist[m] < TIE]
 
 
-def belief_text(view: dict, probs: list | None, place: int) -> str:
+def belief_text(view: dict, probs: list | None, place: int, width: int | None = None) -> str:
     """The likeliest mask and its chance, or a tie as a tie: "King 62%", "King or Queen 50%",
-    "3 masks tie, 33% each"."""
+    "3 masks tie, 33% each". With ``width`` the text fits in that many columns (a table row that
+    wraps breaks the table): "Judge/Trickster 50%", "Sorcer…/Trick… 50%", "3-way tie, 33% each"."""
     top = top_belief(view, probs, place)
     if not top:
         return "?"
     tied = tied_top(view, probs, place)
     pct = f"{round(top[1] * 100)}%"
     if len(tied) <= 1:
-        return f"{top[0]} {pct}"
+        text = f"{top[0]} {pct}"
+        return text if width is None or len(text) <= width else f"{_cut(top[0], width - len(pct) - 1)} {pct}"
     if len(tied) == 2:
-        return f"{tied[0]} or {tied[1]} {pct}"
-    return f"{len(tied)} masks tie, {pct} each"
+        text = f"{tied[0]} or {tied[1]} {pct}"
+        if width is None or len(text) <= width:
+            return text
+        if len(f"{tied[0]}/{tied[1]} {pct}") <= width:
+            return f"{tied[0]}/{tied[1]} {pct}"
+        room = max(2, (width - len(pct) - 2) // 2)
+        return f"{_cut(tied[0], room)}/{_cut(tied[1], room)} {pct}"
+    text = f"{len(tied)} masks tie, {pct} each"
+    return text if width is None or len(text) <= width else f"{len(tied)}-way tie, {pct} each"
+
+
+def _cut(name: str, room: int) -> str:
+    """``name`` in at most ``room`` columns, an ellipsis marking a cut."""
+    room = max(2, room)
+    return name if len(name) <= room else name[: room - 1] + "…"
 
 
 def top_beliefs(view: dict, probs: list | None, place: int, k: int) -> str:

@@ -28,6 +28,7 @@ from tui.widgets.playseat import PlaySeat
 if TYPE_CHECKING:
     from solvers.table import Table
 
+NARROW_BELIEF = 20  # columns left for the belief in a row of the narrow table (44 wide: padding, border, seat, coins)
 AUTO_DIALOG = {"claim", "power", "spy", "guru"}  # pending kinds that open their dialog by themselves
 
 
@@ -178,7 +179,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
             t.append(f"{name[:name_w]:<{name_w}}", style="bold" if row.to_act or row.me else "")
             t.append(f" {row.coins:>5}" if row.coins is not None else f" {'':>5}")
             t.append("  ▮ ", style="dim")
-            text = m.top_beliefs(v, probs, row.place, 2) if wide else row.belief
+            text = m.top_beliefs(v, probs, row.place, 2) if wide else m.belief_text(v, probs, row.place, NARROW_BELIEF)
             t.append(text, style="bold green" if row.sure else "yellow")
             t.append("\n")
         t.append("\n")

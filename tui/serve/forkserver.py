@@ -6,8 +6,8 @@ two cores would wait ~15 s. So the SSH server starts one helper process that doe
 once: it imports the app, runs it once headless (stylesheets parsed, caches filled, lazy
 imports done) and then waits. For each session the server sends it the pty's slave side
 (``SCM_RIGHTS``) and the session's environment; it forks, and the child makes the pty its
-stdin/stdout/stderr and controlling terminal (a web app's socket only its stdin/stdout), takes the environment and runs the app
-(:func:`tui.serve.child.main`). Memory pages are shared copy-on-write.
+stdin/stdout/stderr and controlling terminal (a web app's socket only its stdin/stdout), takes
+the environment and runs the app (:func:`tui.serve.child.main`). Memory pages are shared copy-on-write.
 
 The helper answers with the child's pid and a pidfd (Linux ``pidfd_open``), which the server
 waits on to see the child end (the helper reaps it; the exit status is not passed back). The
