@@ -43,8 +43,8 @@ POLL = 0.002
 
 
 def _waiting(pump: MessagePump) -> bool:
-    """Whether ``pump`` has a message waiting. (One being handled has either bubbled on, or its
-    handler is still awaiting something, which shows as that thing's message waiting somewhere.)"""
+    """Whether ``pump`` has a message waiting. (One being handled may leave nothing waiting anywhere
+    while its handler awaits: :class:`KeyGate` also counts the messages handled meanwhile.)"""
     return bool(pump._message_queue.qsize()) or pump._pending_message is not None
 
 
