@@ -27,6 +27,7 @@ early spread costs a few milliseconds instead of a few hundred.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -336,6 +337,21 @@ class _Pass:
         self.W = self.W[keep]
         self._check()
 
+    def weigh(self, q: int, like: np.ndarray) -> None:
+        """Multiply each row's weight by ``like[q's hand]``: the model's chance of a choice I saw
+        (a card shown, given or taken). A hand where it is 0 drops out, as with :meth:`restrict`;
+        passes that only keep what is possible (:class:`_Backward`, CP-SAT) restrict to ``like > 0``."""
+        f = np.asarray(like, dtype=float)[self.H[:, q]]
+        keep = f > 0
+        self.H = self.H[keep]
+        self.W = self.W[keep] * f[keep][:, None]
+        self._check()
+
+    def scale(self, f: float) -> None:
+        """Multiply every weight by the chance ``f`` of a choice that does not depend on the hands
+        (an exchange seen not to happen: ``1 - exchange_chance``); nothing becomes impossible."""
+        self.W = self.W * f
+
     def _check(self) -> None:
         if len(self.H) == 0 or not (self.W > 0).any():
             raise FlowConflict
@@ -451,6 +467,47 @@ class _Pass:
             ok = (self.counts >= np.array(need)).all(axis=1)
         self.restrict(q, ok)
 
+    def shown_like(self, q: int, cards: Sequence[int]) -> np.ndarray:
+        """Per hand of ``q``, the chance that ``cards`` are the ones shown: ``q`` shows that many of
+        his hidden cards, every set of them equally likely (prod C(held, shown) / C(hidden, shown))."""
+        hc, size = self.hidden_counts(q, np.arange(self.nh))
+        k = np.asarray(cards, dtype=np.int64)
+        like = np.ones(self.nh)
+        for s in range(5):
+            if k[s]:
+                like *= np.array([math.comb(int(x), int(k[s])) if x >= k[s] else 0 for x in hc[:, s]], dtype=float)
+        return like / math.comb(size, int(k.sum())) if k.sum() <= size else like * 0.0
+
+    def shown(self, q: int, cards: Sequence[int]) -> None:
+        """``q`` showed me ``cards``: weighted by the chance of that show (:meth:`shown_like`)."""
+        self.weigh(q, self.shown_like(q, cards))
+
+    def exchange_seen(self, a: int, b: int, ex: tuple, shown: Sequence[int] | None) -> None:
+        """The model's chance of an exchange I saw (before the cards move): it happened
+        (``exchange_chance``), ``a`` gave ``g`` (each of his cards equally likely, the face-up one
+        included) and took ``t`` (each of ``b``'s cards equally likely: one of the cards shown,
+        each shown card alike, or the face-up one)."""
+        g, t, gf, tf = ex
+        size = float(self.p.hand_size)
+        self.scale(self.chance)
+        if gf == "board":
+            self.scale(1.0 / size)
+        else:
+            ca, _ = self.hidden_counts(a, np.arange(self.nh))
+            self.weigh(a, np.maximum(ca[:, g], 0) / size)
+        if tf == "board":
+            self.scale(1.0 / size)
+            return
+        cb, sb = self.hidden_counts(b, np.arange(self.nh))
+        if shown is not None and shown[t] >= 1:
+            # Given the show (already weighted): a card of the hand, then one of those shown.
+            self.scale(sb / size * shown[t] / float(sum(shown)))
+            self.restrict(b, cb[:, t] >= 1)
+        else:
+            # Not shown to me, or (a note error the rules exclude) not among the cards shown:
+            # the chance of taking t from the hand, the show summed over.
+            self.weigh(b, np.maximum(cb[:, t], 0) / size)
+
     def move_known(self, a: int, b: int, g: int, t: int) -> None:
         """``a`` gives ``g`` to ``b`` and takes ``t`` from ``b`` (both seen)."""
         na = self.known[g, t][self.H[:, a]]
@@ -527,7 +584,7 @@ class _Pass:
         n, me = self.n, self.p.me
         right, left = (me - 1) % n, (me + 1) % n
         if e["shown"] is not None:
-            self.contains(right, e["shown"])
+            self.shown(right, e["shown"])
         return (n, me, right, left) if e["passed"] else None
 
     def preliminary(self, e: dict) -> None:
@@ -549,9 +606,9 @@ class _Pass:
             for s in range(5):
                 if known is not None and s != known:
                     continue
-                # A card I saw given only constrains; one given out of my sight is any card of
-                # the giver's hidden hand, each equally likely.
-                pr = cq[:, s] / float(sq) if known is None else (cq[:, s] >= 1).astype(float)
+                # Any card of the giver's hidden hand, each equally likely, whether I saw it or
+                # not: a card I saw given is weighted by that chance too (it does not only constrain).
+                pr = np.maximum(cq[:, s], 0) / float(sq)
                 ok = pr > 0
                 if not ok.any():
                     continue
@@ -614,10 +671,13 @@ class _Pass:
             elif t == "interrogation":
                 a, b = e["by"], e["target"]
                 if e["shown"] is not None:
-                    self.contains(b, e["shown"])
+                    self.shown(b, e["shown"])
                 ex = e["exchange"]
                 if isinstance(ex, tuple):
+                    self.exchange_seen(a, b, ex, e["shown"])
                     self.move_known(a, b, ex[0], ex[1])
+                elif ex == "none":
+                    self.scale(1.0 - self.chance)
                 elif ex == "unknown":
                     self.hidden_exchange(a, b, e["face_up"])
                 for q, c in e["face_up"].items():
@@ -748,6 +808,12 @@ class _Backward(_Pass):
 
     def not_claimed(self, q: int) -> None:
         pass  # depends on the characters: left out (the sets only get larger)
+
+    def weigh(self, q: int, like: np.ndarray) -> None:
+        self.restrict(q, np.asarray(like) > 0)
+
+    def scale(self, f: float) -> None:
+        pass  # the same for every hand: what is possible does not change
 
     def move_known(self, a: int, b: int, g: int, t: int) -> None:
         self.ops.append(("move", a, self.moves((g,), (t,))))
