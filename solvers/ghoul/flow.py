@@ -478,6 +478,15 @@ class _Pass:
                 like *= np.array([math.comb(int(x), int(k[s])) if x >= k[s] else 0 for x in hc[:, s]], dtype=float)
         return like / math.comb(size, int(k.sum())) if k.sum() <= size else like * 0.0
 
+    def placed_like(self, u: int) -> np.ndarray:
+        """Per holding, the chance that the card placed face up (at setup, or a refill after an
+        exchange took the face-up card) is a ``u``: a Mask when the player holds one (the rules),
+        otherwise any of his cards, each equally likely."""
+        c = self.counts
+        if u == MASK:
+            return (c[:, MASK] >= 1).astype(float)
+        return np.where(c[:, MASK] == 0, c[:, u] / float(self.p.hand_size), 0.0)
+
     def shown(self, q: int, cards: Sequence[int]) -> None:
         """``q`` showed me ``cards``: weighted by the chance of that show (:meth:`shown_like`)."""
         self.weigh(q, self.shown_like(q, cards))
@@ -559,6 +568,9 @@ class _Pass:
                 if p.mask:
                     keep = self._face_events(H, a, b, g_board, t_board, changed)
                     H, w = H[keep], w[keep]
+                    for q, left in ((a, g_board), (b, t_board)):
+                        if left and changed.get(q) is not None:  # the refill: its chance
+                            w = w * self.placed_like(changed[q])[H[:, q]][:, None]
                 Hs.append(H)
                 Ws.append(w)
         self.merge(np.concatenate(Hs), np.concatenate(Ws))
@@ -664,6 +676,9 @@ class _Pass:
             elif t == "preliminary":
                 self.preliminary(e)
             elif t == "face_up":
+                if e["card"] is not None and e["card"] != self.face_up[e["player"]]:
+                    # A card placed face up: the same chance as every card choice.
+                    self.weigh(e["player"], self.placed_like(e["card"]))
                 self.face_up[e["player"]] = e["card"]
                 self.face_rule(e["player"])
             elif t in ("move", "turn"):
@@ -676,6 +691,9 @@ class _Pass:
                 if isinstance(ex, tuple):
                     self.exchange_seen(a, b, ex, e["shown"])
                     self.move_known(a, b, ex[0], ex[1])
+                    for q, left in ((a, ex[2] == "board"), (b, ex[3] == "board")):
+                        if left and e["face_up"].get(q) is not None:  # the refill: its chance
+                            self.weigh(q, self.placed_like(e["face_up"][q]))
                 elif ex == "none":
                     self.scale(1.0 - self.chance)
                 elif ex == "unknown":
