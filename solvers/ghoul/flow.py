@@ -1,10 +1,12 @@
 """Exact Tokyo Ghoul posteriors over the dealt hands with the hidden card flow.
 
 A *world* is the dealt deal (every player's hand, with the character assignment) together
-with every hidden choice made since: the card each player passed out of my sight in the
-preliminary phase, whether an interrogation I could not see ended in an exchange and which
-two cards moved. Its weight is the uniform deal times the probability of each hidden choice
-(the model of ``docs/ghoul.md``, "The card-flow model"); what I observed only constrains.
+with every choice made since: the card each player passed in the preliminary phase, the cards
+shown, whether an interrogation ended in an exchange and which two cards moved, the cards placed
+face up. Its weight is the uniform deal times the chance of every choice under one model (the
+model of ``docs/ghoul.md``, "The card-flow model"), whether I saw the choice or not: a choice I
+could not see is summed over its options, one I saw multiplies the weight by its chance
+(:meth:`_Pass.weigh`); facts about the hands (Suspicion, instant victories, reveals) constrain.
 
 Method: a forward pass over the log whose state is the joint holdings of all players (one
 hand index per player, encoded in one int64) with a weight per *instant-class vector* (which

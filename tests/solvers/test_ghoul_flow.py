@@ -5,9 +5,11 @@ The reference here is a separate, deliberately plain enumerator written from doc
 cards (each multiset of hands weighted by how many ways the labelled cards give it, a product
 of binomials), gives every player each character of the cast in turn (all permutations),
 and follows the log forwards, branching on every hidden choice with the model's chances:
-a card given out of my sight is any card of the giver's hidden hand with equal chance, and an
-interrogation I could not see ended in an exchange with the configured chance (one hidden
-card each way, each card equally likely). What I saw only constrains.
+a card given is any card of the giver's hidden hand with equal chance, the cards shown any set of
+hidden cards alike, an interrogation ended in an exchange with the configured chance (one card
+each way, each card equally likely), a card placed face up is a Mask if held, else any card alike.
+The same chances weigh a choice I saw (its chance multiplies the weight) and one I did not (summed
+over); facts about the hands only constrain.
 
 Every entry kind is covered on 4 and 5 players (Mask and Support included), by hand-written
 cases and by logs taken from seeded engine games, to 1e-9.
@@ -658,6 +660,17 @@ SEEN_CHOICES = {
         {"type": "turn", "player": "Cat"},
         {"type": "interrogation", "by": "Cat", "target": "Ann", "shown": ["coffee", "food"],
          "exchange": {"gave": "transformation", "took": "coffee"}},
+    ],
+    "an exchange I made, the show not noted": [
+        H("coffee", "food", "dove"),
+        {"type": "turn", "player": "Ann"},
+        {"type": "interrogation", "by": "Ann", "target": "Cat", "exchange": {"gave": "dove", "took": "food"}},
+    ],
+    "a took card not among those shown (a note error)": [
+        H("coffee", "food", "dove"),
+        {"type": "turn", "player": "Ann"},
+        {"type": "interrogation", "by": "Ann", "target": "Cat", "shown": ["transformation", "transformation"],
+         "exchange": {"gave": "dove", "took": "food"}},
     ],
     "no exchange, then one out of my sight": [
         H("coffee", "food", "dove"),
