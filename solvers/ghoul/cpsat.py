@@ -122,6 +122,12 @@ class _Model(_Pass):
     def prune(self) -> None:
         pass
 
+    def weigh(self, q: int, like: np.ndarray) -> None:  # a chance > 0 is possible: only the support
+        self.restrict(q, np.asarray(like) > 0)
+
+    def scale(self, f: float) -> None:
+        pass
+
     def expand(self) -> None:
         pass
 

@@ -1,10 +1,12 @@
 """Exact Tokyo Ghoul posteriors over the dealt hands with the hidden card flow.
 
 A *world* is the dealt deal (every player's hand, with the character assignment) together
-with every hidden choice made since: the card each player passed out of my sight in the
-preliminary phase, whether an interrogation I could not see ended in an exchange and which
-two cards moved. Its weight is the uniform deal times the probability of each hidden choice
-(the model of ``docs/ghoul.md``, "The card-flow model"); what I observed only constrains.
+with every choice made since: the card each player passed in the preliminary phase, the cards
+shown, whether an interrogation ended in an exchange and which two cards moved, the cards placed
+face up. Its weight is the uniform deal times the chance of every choice under one model (the
+model of ``docs/ghoul.md``, "The card-flow model"), whether I saw the choice or not: a choice I
+could not see is summed over its options, one I saw multiplies the weight by its chance
+(:meth:`_Pass.weigh`); facts about the hands (Suspicion, instant victories, reveals) constrain.
 
 Method: a forward pass over the log whose state is the joint holdings of all players (one
 hand index per player, encoded in one int64) with a weight per *instant-class vector* (which
@@ -27,6 +29,7 @@ early spread costs a few milliseconds instead of a few hundred.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -336,6 +339,21 @@ class _Pass:
         self.W = self.W[keep]
         self._check()
 
+    def weigh(self, q: int, like: np.ndarray) -> None:
+        """Multiply each row's weight by ``like[q's hand]``: the model's chance of a choice I saw
+        (a card shown, given or taken). A hand where it is 0 drops out, as with :meth:`restrict`;
+        passes that only keep what is possible (:class:`_Backward`, CP-SAT) restrict to ``like > 0``."""
+        f = np.asarray(like, dtype=float)[self.H[:, q]]
+        keep = f > 0
+        self.H = self.H[keep]
+        self.W = self.W[keep] * f[keep][:, None]
+        self._check()
+
+    def scale(self, f: float) -> None:
+        """Multiply every weight by the chance ``f`` of a choice that does not depend on the hands
+        (an exchange seen not to happen: ``1 - exchange_chance``); nothing becomes impossible."""
+        self.W = self.W * f
+
     def _check(self) -> None:
         if len(self.H) == 0 or not (self.W > 0).any():
             raise FlowConflict
@@ -451,6 +469,56 @@ class _Pass:
             ok = (self.counts >= np.array(need)).all(axis=1)
         self.restrict(q, ok)
 
+    def shown_like(self, q: int, cards: Sequence[int]) -> np.ndarray:
+        """Per hand of ``q``, the chance that ``cards`` are the ones shown: ``q`` shows that many of
+        his hidden cards, every set of them equally likely (prod C(held, shown) / C(hidden, shown))."""
+        hc, size = self.hidden_counts(q, np.arange(self.nh))
+        k = np.asarray(cards, dtype=np.int64)
+        like = np.ones(self.nh)
+        for s in range(5):
+            if k[s]:
+                like *= np.array([math.comb(int(x), int(k[s])) if x >= k[s] else 0 for x in hc[:, s]], dtype=float)
+        return like / math.comb(size, int(k.sum())) if k.sum() <= size else like * 0.0
+
+    def placed_like(self, u: int) -> np.ndarray:
+        """Per holding, the chance that the card placed face up (at setup, or a refill after an
+        exchange took the face-up card) is a ``u``: a Mask when the player holds one (the rules),
+        otherwise any of his cards, each equally likely."""
+        c = self.counts
+        if u == MASK:
+            return (c[:, MASK] >= 1).astype(float)
+        return np.where(c[:, MASK] == 0, c[:, u] / float(self.p.hand_size), 0.0)
+
+    def shown(self, q: int, cards: Sequence[int]) -> None:
+        """``q`` showed me ``cards``: weighted by the chance of that show (:meth:`shown_like`)."""
+        self.weigh(q, self.shown_like(q, cards))
+
+    def exchange_seen(self, a: int, b: int, ex: tuple, shown: Sequence[int] | None) -> None:
+        """The model's chance of an exchange I saw (before the cards move): it happened
+        (``exchange_chance``), ``a`` gave ``g`` (each of his cards equally likely, the face-up one
+        included) and took ``t`` (each of ``b``'s cards equally likely: one of the cards shown,
+        each shown card alike, or the face-up one)."""
+        g, t, gf, tf = ex
+        size = float(self.p.hand_size)
+        self.scale(self.chance)
+        if gf == "board":
+            self.scale(1.0 / size)
+        else:
+            ca, _ = self.hidden_counts(a, np.arange(self.nh))
+            self.weigh(a, np.maximum(ca[:, g], 0) / size)
+        if tf == "board":
+            self.scale(1.0 / size)
+            return
+        cb, sb = self.hidden_counts(b, np.arange(self.nh))
+        if shown is not None and shown[t] >= 1:
+            # Given the show (already weighted): a card of the hand, then one of those shown.
+            self.scale(sb / size * shown[t] / float(sum(shown)))
+            self.restrict(b, cb[:, t] >= 1)
+        else:
+            # Not shown to me, or (a note error the rules exclude) not among the cards shown:
+            # the chance of taking t from the hand, the show summed over.
+            self.weigh(b, np.maximum(cb[:, t], 0) / size)
+
     def move_known(self, a: int, b: int, g: int, t: int) -> None:
         """``a`` gives ``g`` to ``b`` and takes ``t`` from ``b`` (both seen)."""
         na = self.known[g, t][self.H[:, a]]
@@ -502,6 +570,9 @@ class _Pass:
                 if p.mask:
                     keep = self._face_events(H, a, b, g_board, t_board, changed)
                     H, w = H[keep], w[keep]
+                    for q, left in ((a, g_board), (b, t_board)):
+                        if left and changed.get(q) is not None:  # the refill: its chance
+                            w = w * self.placed_like(changed[q])[H[:, q]][:, None]
                 Hs.append(H)
                 Ws.append(w)
         self.merge(np.concatenate(Hs), np.concatenate(Ws))
@@ -527,7 +598,7 @@ class _Pass:
         n, me = self.n, self.p.me
         right, left = (me - 1) % n, (me + 1) % n
         if e["shown"] is not None:
-            self.contains(right, e["shown"])
+            self.shown(right, e["shown"])
         return (n, me, right, left) if e["passed"] else None
 
     def preliminary(self, e: dict) -> None:
@@ -549,9 +620,9 @@ class _Pass:
             for s in range(5):
                 if known is not None and s != known:
                     continue
-                # A card I saw given only constrains; one given out of my sight is any card of
-                # the giver's hidden hand, each equally likely.
-                pr = cq[:, s] / float(sq) if known is None else (cq[:, s] >= 1).astype(float)
+                # Any card of the giver's hidden hand, each equally likely, whether I saw it or
+                # not: a card I saw given is weighted by that chance too (it does not only constrain).
+                pr = np.maximum(cq[:, s], 0) / float(sq)
                 ok = pr > 0
                 if not ok.any():
                     continue
@@ -607,6 +678,9 @@ class _Pass:
             elif t == "preliminary":
                 self.preliminary(e)
             elif t == "face_up":
+                if e["card"] is not None and e["card"] != self.face_up[e["player"]]:
+                    # A card placed face up: the same chance as every card choice.
+                    self.weigh(e["player"], self.placed_like(e["card"]))
                 self.face_up[e["player"]] = e["card"]
                 self.face_rule(e["player"])
             elif t in ("move", "turn"):
@@ -614,10 +688,16 @@ class _Pass:
             elif t == "interrogation":
                 a, b = e["by"], e["target"]
                 if e["shown"] is not None:
-                    self.contains(b, e["shown"])
+                    self.shown(b, e["shown"])
                 ex = e["exchange"]
                 if isinstance(ex, tuple):
+                    self.exchange_seen(a, b, ex, e["shown"])
                     self.move_known(a, b, ex[0], ex[1])
+                    for q, left in ((a, ex[2] == "board"), (b, ex[3] == "board")):
+                        if left and e["face_up"].get(q) is not None:  # the refill: its chance
+                            self.weigh(q, self.placed_like(e["face_up"][q]))
+                elif ex == "none":
+                    self.scale(1.0 - self.chance)
                 elif ex == "unknown":
                     self.hidden_exchange(a, b, e["face_up"])
                 for q, c in e["face_up"].items():
@@ -748,6 +828,12 @@ class _Backward(_Pass):
 
     def not_claimed(self, q: int) -> None:
         pass  # depends on the characters: left out (the sets only get larger)
+
+    def weigh(self, q: int, like: np.ndarray) -> None:
+        self.restrict(q, np.asarray(like) > 0)
+
+    def scale(self, f: float) -> None:
+        pass  # the same for every hand: what is possible does not change
 
     def move_known(self, a: int, b: int, g: int, t: int) -> None:
         self.ops.append(("move", a, self.moves((g,), (t,))))
