@@ -87,7 +87,12 @@ class Reliability:
         self._game = {}
 
     def z(self, b: int) -> float:
-        return (self.y[b] - self.p[b]) / math.sqrt(self.var[b]) if self.var[b] > 0 else 0.0
+        off = self.y[b] - self.p[b]
+        if abs(off) <= 1e-9 * self.n[b]:
+            # Outcomes that add up to exactly their chances in every game (a slot's unknown Masque
+            # rooms, uniform identities) leave only rounding in both sums: no evidence either way.
+            return 0.0
+        return off / math.sqrt(self.var[b]) if self.var[b] > 0 else 0.0
 
     def table(self, title: str) -> str:
         rows = [f"{title}: bucket, predictions, games, mean predicted, observed, z"]
@@ -123,6 +128,18 @@ def test_the_check_passes_a_calibrated_source_and_catches_a_shift_of_a_tenth():
     assert _synthetic(0.0).worst() <= Z_LIMIT
     assert _synthetic(0.1).worst() > Z_LIMIT
     assert _synthetic(-0.1).worst() > Z_LIMIT
+
+
+def test_chances_that_add_up_exactly_in_every_game_are_no_evidence():
+    """Three players who are each one of three characters, 1/3 each: every game's outcomes add up to
+    exactly its chances, so only rounding is left in the sums; z must be 0, not rounding over rounding."""
+    rel = Reliability()
+    for game in range(50):
+        for player in range(3):
+            for char in range(3):
+                rel.add(1 / 3, (player + game) % 3 == char)
+        rel.end_game()
+    assert rel.z(3) == 0.0 and rel.worst() == 0.0
 
 
 def mascarade_game(game_no: int, rel: Reliability, every: int = 6) -> None:
