@@ -403,3 +403,60 @@ def test_ghoul_is_calibrated_200_games():
         ghoul_game(g, rel)
     print("\n" + rel.table("Tokyo Ghoul, 200 games"))
     assert rel.worst() <= Z_LIMIT, rel.table("Tokyo Ghoul")
+
+
+PRELIMINARY = (SETUP_FACE, PRELIM_SHOW, PRELIM_GIVE)
+
+
+def ghoul_neighbours_game(game_no: int, right: Reliability, left: Reliability) -> None:
+    """One seeded 4-6 player game of model players, stopped as the preliminary phase ends: one
+    seat's chances that its right neighbour (who showed it two cards) and its left neighbour (who
+    gave it one) hold at least one and at least two cards of each suit.
+
+    Here what the seat saw weighs most: the players chose those cards as the model says an unseen
+    card is chosen (any card, each equally likely), so the solver must weigh them the same way
+    (issue 21, finding 6). Among the whole game's predictions the effect is too diluted to show.
+    """
+    players = 4 + game_no % 3
+    config = GhoulConfig(players=players, mask=game_no % 3 == 1, support=game_no % 4 >= 2)
+    s = ghoul_new_game(config, derive_seed(37, game_no))
+    r = Rng(derive_seed(41, game_no))
+    while s.phase in PRELIMINARY:
+        s = ghoul_apply(s, ghoul_model_action(s, r))
+    seat = game_no % players
+    obs = GhoulLog(seat)
+    obs.update(ghoul_view(s, seat)["events"])
+    assert obs.config is not None
+    out = ghoul_solve({**obs.config, "exchange_chance": EXCHANGE_CHANCE}, obs.entries(), advice=False)
+    assert out["status"] == "ok", out
+    names = obs.config["players"]
+    for q, rel in (((seat - 1) % players, right), ((seat + 1) % players, left)):
+        for suit, row in out["hands"][names[q]].items():
+            held = s.hands[q][GHOUL_SUITS.index(suit)]
+            rel.add(row["p_at_least_one"], held >= 1)
+            rel.add(row["p_at_least_two"], held >= 2)
+    right.end_game()
+    left.end_game()
+
+
+def test_ghoul_neighbours_are_calibrated_sample():
+    right, left = Reliability(), Reliability()
+    for g in range(100):
+        ghoul_neighbours_game(g, right, left)
+    print("\n" + right.table("Tokyo Ghoul, right neighbour after the preliminary phase, 100 games") + "\n"
+          + left.table("Tokyo Ghoul, left neighbour after the preliminary phase, 100 games"))
+    assert sum(right.n) > 300 and sum(left.n) > 300
+    assert right.worst() <= Z_LIMIT + 1 and left.worst() <= Z_LIMIT + 1
+
+
+@pytest.mark.soak
+@pytest.mark.xfail(strict=False, reason="issue 21 finding 6: a card shown or given to me only constrains while the "
+                   "players chose it like an unseen card (the model change on branch s19-ghoul-model)")
+def test_ghoul_neighbours_are_calibrated_2000_games():
+    right, left = Reliability(), Reliability()
+    for g in range(1000, 3000):
+        ghoul_neighbours_game(g, right, left)
+    print("\n" + right.table("Tokyo Ghoul, right neighbour after the preliminary phase, 2000 games") + "\n"
+          + left.table("Tokyo Ghoul, left neighbour after the preliminary phase, 2000 games"))
+    assert right.worst() <= Z_LIMIT, right.table("right neighbour")
+    assert left.worst() <= Z_LIMIT, left.table("left neighbour")
