@@ -11,8 +11,9 @@ each probability strictly between 0 and 1 is put in one of ten buckets with whet
 The predictions of one game are correlated, so the noise is estimated per game (a cluster-robust
 standard error): per bucket ``z = sum(outcome - p) / sqrt(sum over games of (sum of that game's
 outcome - p)^2)``. A bucket fails when ``|z|`` passes ``Z_LIMIT``. The default run plays a small
-sample; the soak plays 300 Mascarade, 200 Clue, 1,000 Masque and 200 Tokyo Ghoul games and prints
-the reliability tables (docs/performance.md, "Calibration")."""
+sample; the soak plays 300 Mascarade, 200 Clue, 1,000 Masque and 200 Tokyo Ghoul games, and 2,000
+Tokyo Ghoul preliminary phases, and prints the reliability tables (docs/performance.md,
+"Calibration")."""
 
 from __future__ import annotations
 
