@@ -123,7 +123,7 @@ def _synthetic(shift: float) -> Reliability:
 
 
 def test_the_check_passes_a_calibrated_source_and_catches_a_shift_of_a_tenth():
-    """The check can fail: the same outcomes reported 0.1 too high or too low pass ``Z_LIMIT``
+    """The check can fail: the same outcomes reported 0.1 too high or too low exceed ``Z_LIMIT``
     in some bucket, while the true chances pass; repeating a prediction does not make it surer
     (the noise is estimated per game)."""
     assert _synthetic(0.0).worst() <= Z_LIMIT
