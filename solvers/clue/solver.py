@@ -106,19 +106,18 @@ def _conflict_message(problem: Problem, conflict: list[int]) -> str:
 def _fill(problem: Problem, res: CountResult, sol: ClueSolution) -> None:
     assert res.marg is not None
     total = res.total
-    names = problem.holder_names
     public = problem.public_holders
+    where = [public.index(name) for name in problem.holder_names]  # internal holder -> public column
+    env = public.index(ENVELOPE)
     for c, card in enumerate(problem.cards):
-        row = res.marg[c]
-        merged: dict[str, int] = dict.fromkeys(public, 0)
-        for h, v in enumerate(row):
+        merged = [0] * len(public)
+        for h, v in enumerate(res.marg[c]):
             if v:
-                merged[names[h]] += v
-        sol.holders[card] = {name: v / total for name, v in merged.items()}
-        sol.envelope[card] = merged[ENVELOPE] / total
-        for name, v in merged.items():
-            if v == total:
-                sol.certain[card] = name
+                merged[where[h]] += v
+        sol.holders[card] = dict(zip(public, [v / total for v in merged], strict=True))
+        sol.envelope[card] = merged[env] / total
+        if total in merged:  # the marginals of a card add up to the total: at most one holder has it all
+            sol.certain[card] = public[merged.index(total)]
 
 
 def solve(

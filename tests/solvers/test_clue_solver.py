@@ -502,3 +502,36 @@ def test_no_information_left_means_zero_bits() -> None:
 
 def test_solution_type() -> None:
     assert isinstance(solve(_four_players(), []), ClueSolution)
+
+
+def test_the_rumor_fast_path_reads_and_refuses_exactly_as_the_checked_path() -> None:
+    """A rumor whose lists are lists takes the compiler's fast path; the same rumor with tuples takes
+    the checked path: the same constraints, and for bad input the same one-line refusal."""
+    import random as _random
+
+    from solvers.clue.model import build_problem as _build
+    from solvers.clue.simulate import RED_KEEP, random_game
+
+    rng = _random.Random(5)
+    junk = [None, 1, True, "Nobody", [], [[1]], {"a": 1}, ""]
+    checked = 0
+    for _ in range(40):
+        g = random_game(rng, RED_KEEP, rng.randint(3, 6), 30, me=0)
+        rumors = [i for i, e in enumerate(g.log) if e.get("type") == "rumor"]
+        for i in rumors[:6]:
+            entry = dict(g.log[i])
+            key = rng.choice(["by", "cards", "passed", "shown_by", "card", None])
+            if key is not None:
+                entry[key] = rng.choice([*junk, entry.get("by"), g.log[i]["cards"][:2]])
+            as_tuples = {k: tuple(v) if k in ("cards", "passed") and isinstance(v, list)
+                         and all(isinstance(x, str) for x in v) else v for k, v in entry.items()}
+            answers = []
+            for e in (entry, as_tuples):
+                log = [*g.log[:i], e]
+                try:
+                    answers.append(_build(g.config, log).entries[-1])
+                except SolverInputError as err:
+                    answers.append(str(err))
+            assert answers[0] == answers[1], (entry, answers)
+            checked += 1
+    assert checked > 100
