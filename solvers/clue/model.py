@@ -333,7 +333,7 @@ class _Compiler:
 
     # -- entries ---------------------------------------------------------------------------------
     def compile(self, entry: Any, idx: int) -> EntryAtoms:
-        if not isinstance(entry, Mapping):
+        if type(entry) is not dict and not isinstance(entry, Mapping):
             raise _err("an entry must be a mapping with a 'type'.", idx)
         kind = entry.get("type")
         handler = self.handlers.get(kind if isinstance(kind, str) else "")
@@ -385,7 +385,8 @@ class _Compiler:
         by = players.get(by_raw) if type(by_raw) is str else None
         if by is None:
             by = self._player(by_raw, idx, "rumor maker")
-        cards = self._quick_triple(entry.get("cards")) or self._triple(entry.get("cards"), idx)
+        cards_raw = entry.get("cards")
+        cards = self._quick_triple(cards_raw) or self._triple(cards_raw, idx)
         passed_raw = entry.get("passed", [])
         try:  # the players' names are the only keys: a name found is a valid name
             passed = [players[x] for x in passed_raw] if type(passed_raw) is list else None

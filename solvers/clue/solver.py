@@ -107,15 +107,15 @@ def _fill(problem: Problem, res: CountResult, sol: ClueSolution) -> None:
     assert res.marg is not None
     total = res.total
     public = problem.public_holders
-    where = [public.index(name) for name in problem.holder_names]  # internal holder -> public column
-    env = public.index(ENVELOPE)
+    # The internal holders are the public ones with the envelope as three slots side by side:
+    # a card's public row is its row with those three added up.
+    e = problem.env_slots[0]
+    assert problem.env_slots == (e, e + 1, e + 2) and public[e] == ENVELOPE
     for c, card in enumerate(problem.cards):
-        merged = [0] * len(public)
-        for h, v in enumerate(res.marg[c]):
-            if v:
-                merged[where[h]] += v
+        row = res.marg[c]
+        merged = [*row[:e], row[e] + row[e + 1] + row[e + 2], *row[e + 3:]]
         sol.holders[card] = dict(zip(public, [v / total for v in merged], strict=True))
-        sol.envelope[card] = merged[env] / total
+        sol.envelope[card] = merged[e] / total
         if total in merged:  # the marginals of a card add up to the total: at most one holder has it all
             sol.certain[card] = public[merged.index(total)]
 
