@@ -9,8 +9,10 @@ proto* and give the same answers (``tests/solvers/test_cpsat_light.py`` compares
 verdicts with ``cp_model``'s).  With an older OR-Tools (no ``CpBaseModel`` in the helper),
 :func:`load` returns ``cp_model`` itself.
 
-Only what the Clue explainer uses is here: Boolean variables, exactly-one, Boolean or, a linear
-equality, assumptions, a solve with parameters, its status and its infeasible-assumption core.
+Only what our models use is here (the Clue explainer's and the Tokyo Ghoul range checks'): Boolean
+variables, exactly-one, at-most-one, Boolean or/and, implications, enforcement literals, linear
+equalities, assumptions, hints, a solve with parameters, its status, values and
+infeasible-assumption core.
 """
 
 from __future__ import annotations
@@ -71,6 +73,27 @@ def _light() -> Any:
         def add_bool_or(self, *literals: Any) -> Any:
             return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_or, *literals)
 
+        def add_at_most_one(self, *literals: Any) -> Any:
+            return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.at_most_one, *literals)
+
+        def add_bool_and(self, *literals: Any) -> Any:
+            return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_and, *literals)
+
+        def add_implication(self, a: Any, b: Any) -> Any:
+            return self.add_bool_and(b).only_enforce_if(a)
+
+        def add_hint(self, var: Any, value: Any) -> None:
+            hint = self.model_proto.solution_hint
+            if var.index >= 0:
+                hint.vars.append(var.index)
+                hint.values.append(int(value))
+            else:
+                hint.vars.append(-var.index - 1)
+                hint.values.append(int(not value))
+
+        def clear_hints(self) -> None:
+            self.model_proto.clear_solution_hint()
+
         def add(self, ct: Any) -> Any:
             if isinstance(ct, cmh.BoundedLinearExpression):
                 return self._add_bounded_linear_expression(ct)
@@ -108,10 +131,16 @@ def _light() -> Any:
                 if self._wrapper is not None:
                     self._wrapper.stop_search()
 
-        def sufficient_assumptions_for_infeasibility(self) -> Any:
+        def _checked(self) -> Any:
             if self._response is None:
                 raise RuntimeError("solve() has not been called.")
-            return cmh.ResponseHelper.sufficient_assumptions_for_infeasibility(self._response)
+            return self._response
+
+        def sufficient_assumptions_for_infeasibility(self) -> Any:
+            return cmh.ResponseHelper.sufficient_assumptions_for_infeasibility(self._checked())
+
+        def boolean_value(self, literal: Any) -> bool:
+            return bool(cmh.ResponseHelper.boolean_value(self._checked(), literal))
 
     s = cmh.CpSolverStatus
     return SimpleNamespace(CpModel=CpModel, CpSolver=CpSolver, INFEASIBLE=s.INFEASIBLE, FEASIBLE=s.FEASIBLE,

@@ -364,7 +364,7 @@ class _Compiler:
     def _quick_triple(self, value: Any) -> list[int] | None:
         """The card indices of a well-formed rumor or accusation triple (three known cards, one of
         each category), else None: then :meth:`_triple` checks it again and says what is wrong."""
-        if type(value) is not list or len(value) != 3:
+        if (type(value) is not list and type(value) is not tuple) or len(value) != 3:
             return None
         index = self.card_index
         a, b, c = value
@@ -389,7 +389,7 @@ class _Compiler:
         cards = self._quick_triple(cards_raw) or self._triple(cards_raw, idx)
         passed_raw = entry.get("passed", [])
         try:  # the players' names are the only keys: a name found is a valid name
-            passed = [players[x] for x in passed_raw] if type(passed_raw) is list else None
+            passed = [players[x] for x in passed_raw] if type(passed_raw) in (list, tuple) else None
         except (KeyError, TypeError):
             passed = None
         if passed is None:

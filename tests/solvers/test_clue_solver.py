@@ -504,9 +504,13 @@ def test_solution_type() -> None:
     assert isinstance(solve(_four_players(), []), ClueSolution)
 
 
+class _Checked(list):
+    """A list the compiler's fast path does not take (it checks ``type(x) is list``)."""
+
+
 def test_the_rumor_fast_path_reads_and_refuses_exactly_as_the_checked_path() -> None:
-    """A rumor whose lists are lists takes the compiler's fast path; the same rumor with tuples takes
-    the checked path: the same constraints, and for bad input the same one-line refusal."""
+    """A rumor whose lists are lists takes the compiler's fast path; the same rumor with its lists of
+    a list subclass takes the checked path: the same constraints, and for bad input the same refusal."""
     import random as _random
 
     from solvers.clue.model import build_problem as _build
@@ -522,9 +526,10 @@ def test_the_rumor_fast_path_reads_and_refuses_exactly_as_the_checked_path() -> 
             entry = dict(g.log[i])
             key = rng.choice(["by", "cards", "passed", "shown_by", "card", None])
             if key is not None:
-                entry[key] = rng.choice([*junk, entry.get("by"), g.log[i]["cards"][:2]])
-            as_tuples = {k: tuple(v) if k in ("cards", "passed") and isinstance(v, list)
-                         and all(isinstance(x, str) for x in v) else v for k, v in entry.items()}
+                c = list(g.log[i]["cards"])
+                entry[key] = rng.choice([*junk, entry.get("by"), c[:2], [c[0], c[0], c[2]], [c[1], c[0], c[2]],
+                                         [c[0], c[1], "Nobody"], [*c, c[0]]])
+            as_tuples = {k: _Checked(v) if isinstance(v, list) else v for k, v in entry.items()}
             answers = []
             for e in (entry, as_tuples):
                 log = [*g.log[:i], e]

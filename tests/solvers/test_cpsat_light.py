@@ -85,3 +85,28 @@ def test_a_cold_clue_sheet_of_explanations_loads_no_pandas() -> None:
     assert "ortools.sat.python.cp_model_helper" in out["mods"]  # the cores did use CP-SAT
     assert "ortools.sat.python.cp_model" not in out["mods"]
     assert not any(m.startswith("pandas") for m in out["mods"])
+
+
+GHOUL_LOGS = [(1, 30, 6), (2, 24, 7), (1, 30, 8)]  # (seed, entries, players)
+
+
+@pytest.mark.parametrize(("seed", "entries", "players"), GHOUL_LOGS)
+def test_tokyo_ghouls_range_checks_build_and_answer_the_same_with_the_light_shells(backends, seed, entries,
+                                                                                  players) -> None:
+    from solvers.ghoul import cpsat as ghoul_cpsat
+    from solvers.ghoul.model import build_problem as ghoul_problem
+    from solvers.ghoul.solver import filter_log
+
+    config, log = sample("ghoul", seed, entries=entries, players=players)
+    problem = ghoul_problem(config, log)
+    f = filter_log(problem)
+    out = {}
+    for which in ("full", "light"):
+        backends(which)
+        md = ghoul_cpsat._Model(problem, f.fixed, f.allowed, problem.exchange_chance)
+        md.deal(None)
+        md.run(problem.entries)
+        got = ghoul_cpsat.possible(problem, f.fixed, f.allowed, problem.exchange_chance)
+        out[which] = (str(md.m.proto), got)
+    assert out["light"] == out["full"]
+    assert out["light"][1].solves > 0
