@@ -54,7 +54,11 @@ def _light() -> Any:
     if not hasattr(cmh, "CpBaseModel") or not hasattr(cmh.CpBaseModel, "_add_bool_argument_constraint"):
         return None
 
-    class CpModel(cmh.CpBaseModel):  # type: ignore[misc, name-defined]
+    # The pybind base's own (unstubbed) methods that cp_model.CpModel calls for these constraints.
+    bool_argument = cmh.CpBaseModel._add_bool_argument_constraint
+    bounded_linear = cmh.CpBaseModel._add_bounded_linear_expression  # type: ignore[attr-defined]
+
+    class CpModel(cmh.CpBaseModel):
         """The calls of ``cp_model.CpModel`` we use, made the way it makes them."""
 
         def __init__(self) -> None:
@@ -68,16 +72,16 @@ def _light() -> Any:
             return cmh.IntVar(self.model_proto).with_name(name).with_domain(Domain(0, 1))
 
         def add_exactly_one(self, *literals: Any) -> Any:
-            return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.exactly_one, *literals)
+            return bool_argument(self, cmh.BoolArgumentConstraint.exactly_one, *literals)
 
         def add_bool_or(self, *literals: Any) -> Any:
-            return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_or, *literals)
+            return bool_argument(self, cmh.BoolArgumentConstraint.bool_or, *literals)
 
         def add_at_most_one(self, *literals: Any) -> Any:
-            return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.at_most_one, *literals)
+            return bool_argument(self, cmh.BoolArgumentConstraint.at_most_one, *literals)
 
         def add_bool_and(self, *literals: Any) -> Any:
-            return self._add_bool_argument_constraint(cmh.BoolArgumentConstraint.bool_and, *literals)
+            return bool_argument(self, cmh.BoolArgumentConstraint.bool_and, *literals)
 
         def add_implication(self, a: Any, b: Any) -> Any:
             return self.add_bool_and(b).only_enforce_if(a)
@@ -96,7 +100,7 @@ def _light() -> Any:
 
         def add(self, ct: Any) -> Any:
             if isinstance(ct, cmh.BoundedLinearExpression):
-                return self._add_bounded_linear_expression(ct)
+                return bounded_linear(self, ct)
             if self.is_boolean_value(ct):  # an empty sum compared: always true or always false
                 return self.add_bool_or([True] if ct else [])
             raise TypeError(f"not supported: CpModel.add({type(ct).__name__!r})")
