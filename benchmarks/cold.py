@@ -10,6 +10,8 @@ or cached beforehand; each is repeated (``--repeats``, default 5) and the median
 * ``note``: the assistant is open on the game's largest table (Clue 6 players, Mascarade 12,
   Masque 7, Tokyo Ghoul 8), the person adds a note, and the sheet's answer is computed
   (the screen's ``solve_log``, with the solver's own imports on first use).
+  With ``--warm-up`` the screen's ``WARM_UP`` (what the assistant loads in a worker when it opens;
+  Clue: CP-SAT) is loaded before the tap, as in the app a moment after it opens.
 * ``cli``: ``unmask solve GAME FILE --explain`` on the examples and on the generated tables
   (a 12-player Mascarade file of 50 entries among them); the whole process.
 
@@ -19,7 +21,7 @@ tap or the note to the answer), ``cpu`` its CPU time (``time.process_time``, eve
 system of the child, ``os.wait4``).  The logs are seeded engine games
 (:func:`solvers.explain_samples.sample`), written once to a temporary directory.
 
-Run: ``python benchmarks/cold.py [--repeats 5] [--only why,note,cli] [--games clue,ghoul]``.
+Run: ``python benchmarks/cold.py [--repeats 5] [--only why,note,cli] [--games clue,ghoul] [--warm-up]``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ import tui.{game}.assist as screen
 
 _WHY = _HEAD + """
 screen.solve_log(config, log)  # the sheet the person is looking at
+if {warm!r}:  # what the assistant loads in a worker when it opens (AssistScreenBase.WARM_UP)
+    warm = getattr(screen.AssistScreen, "WARM_UP", None)
+    if warm is not None:
+        warm()
 t0, c0 = time.perf_counter(), time.process_time()
 from solvers.why import explain_module
 ex = explain_module({game!r}).explainer(config, log)
@@ -108,6 +114,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--only", default="why,note,cli")
     ap.add_argument("--games", default="clue,mascarade,masque,ghoul")
+    ap.add_argument("--warm-up", action="store_true",
+                    help="why: the assistant's WARM_UP loaded before the tap, as the app does when it opens")
     a = ap.parse_args()
     only = set(a.only.split(","))
     games = a.games.split(",")
@@ -120,7 +128,7 @@ def main() -> None:
             if "why" in only:
                 n, e, seed = WHY[g]
                 f = session_file(d, g, n, e, seed)
-                code = _WHY.format(root=str(ROOT), file=str(f), game=g)
+                code = _WHY.format(root=str(ROOT), file=str(f), game=g, warm=a.warm_up)
                 cases.append((f"why {g} {f.stem}", "why", [py, "-c", code], ""))
             if "note" in only:
                 n, e, seed = LARGEST[g]
