@@ -41,6 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 # game -> (players at the largest table, entries, seed); the note case and the why case use them
 LARGEST = {"clue": (6, 40, 1), "mascarade": (12, 50, 1), "masque": (7, 40, 1), "ghoul": (8, 40, 1)}
+# more note cases: Tokyo Ghoul at 8 players past the card-flow budget (sampled deals, CP-SAT's certain facts)
+MORE_NOTES = {"ghoul": [(8, 40, 6)]}
 # the Why view's logs: the explanation benchmark's tables (60 entries), and Tokyo Ghoul at 6 players
 WHY = {"clue": (6, 60, 1), "mascarade": (6, 60, 2), "masque": (7, 60, 1), "ghoul": (6, 60, 2)}
 
@@ -76,7 +78,8 @@ _NOTE = _HEAD + """
 t0, c0 = time.perf_counter(), time.process_time()
 out = screen.solve_log(config, log)
 t1, c1 = time.perf_counter(), time.process_time()
-print(json.dumps({{"note": [t1 - t0, c1 - c0], "status": out.get("status"), "exact": out.get("exact")}}))
+print(json.dumps({{"note": [t1 - t0, c1 - c0], "status": out.get("status"), "exact": out.get("exact"),
+                  "method": out.get("method")}}))
 """
 
 
@@ -131,10 +134,10 @@ def main() -> None:
                 code = _WHY.format(root=str(ROOT), file=str(f), game=g, warm=a.warm_up)
                 cases.append((f"why {g} {f.stem}", "why", [py, "-c", code], ""))
             if "note" in only:
-                n, e, seed = LARGEST[g]
-                f = session_file(d, g, n, e, seed)
-                code = _NOTE.format(root=str(ROOT), file=str(f), game=g)
-                cases.append((f"note {g} {f.stem}", "note", [py, "-c", code], ""))
+                for n, e, seed in [LARGEST[g], *MORE_NOTES.get(g, [])]:
+                    f = session_file(d, g, n, e, seed)
+                    code = _NOTE.format(root=str(ROOT), file=str(f), game=g)
+                    cases.append((f"note {g} {f.stem}", "note", [py, "-c", code], ""))
         if "cli" in only:
             files = [f for g in games for f in sorted((ROOT / "examples").glob(f"{g}-*.json"))]
             for g in games:
@@ -161,7 +164,9 @@ def main() -> None:
             elif what == "note":
                 w = [r["note"][0] for r in inner]
                 c = [r["note"][1] for r in inner]
-                tag = "exact" if inner[0].get("exact") in (True, None) else "bound"
+                tag = "exact" if inner[0].get("exact") in (True, None) else "not exact"
+                if inner[0].get("method"):
+                    tag += f", {inner[0]['method']}"
                 rows.append((f"{label} [{inner[0]['status']}, {tag}]", "note", fmt(w), fmt(c),
                              f"{fmt(walls)} ({fmt(cpus)} CPU)", load))
             else:
