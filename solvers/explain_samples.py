@@ -54,12 +54,18 @@ def _notes(game: str, table: Table, seat: int) -> tuple[dict, list]:
     return dict(g.config), list(g.entries())
 
 
-def sample(game: str, seed: int, *, entries: int = 60, max_steps: int = 30000) -> tuple[dict, list]:
+def sample(
+    game: str, seed: int, *, entries: int = 60, max_steps: int = 30000, players: int | None = None,
+    bot: str | None = None,
+) -> tuple[dict, list]:
     """The notes of one seat of a seeded bot game, stopped once the log has ``entries`` entries
-    (or the game ends first)."""
-    lo, hi = PLAYERS[game]
-    players = lo + seed % (hi - lo + 1)
-    table = Table(game, _config(game, players), derive_seed(seed, 15), [BOT[game]] * players)
+    (or the game ends first).  ``players`` fixes the table size (by default it follows the seed
+    within :data:`PLAYERS`; the cold-process benchmark asks for each game's largest table), ``bot``
+    the bots at every seat (by default :data:`BOT`)."""
+    if players is None:
+        lo, hi = PLAYERS[game]
+        players = lo + seed % (hi - lo + 1)
+    table = Table(game, _config(game, players), derive_seed(seed, 15), [bot or BOT[game]] * players)
     seat = seed % players
     config, log = _notes(game, table, seat)
     rng = Rng(derive_seed(seed, 16))

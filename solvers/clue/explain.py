@@ -19,7 +19,9 @@ names a subset of the notes that already is, which the deletion pass of :mod:`so
 then makes minimal.  The first fact of an explainer is found by divide and conquer instead (a tap
 answers without building a model); every later one by its core (a sheet pays the model once, and
 cores need fewer oracle calls; figures in ``docs/performance.md``).  Every CP-SAT solve is
-single-threaded, with a fixed seed and a time limit (deterministic).
+single-threaded, with a fixed seed and a time limit (deterministic).  CP-SAT is reached through
+:mod:`solvers.cpsat` (the same model and answers as ``cp_model``, without its pandas import: the
+first core from a cold process no longer waits about half a second).
 :meth:`ClueOracle.cpsat_certain` lists every ✓/✗ by CP-SAT alone (each negated fact's
 feasibility), which the tests check against the counter.
 """
@@ -31,6 +33,7 @@ from typing import Any
 
 from solvers.clue.counting import count, propagate
 from solvers.clue.model import ENVELOPE, Problem, build_inputs, build_problem
+from solvers.cpsat import load as load_cpsat
 from solvers.explain import Explainer
 
 __all__ = ["ClueOracle", "clue_explainer", "fact_json", "fact_sentence", "note_sentence"]
@@ -189,7 +192,7 @@ class ClueOracle:
     # ---------------------------------------------------------------- CP-SAT
 
     def _build_model(self) -> None:
-        from ortools.sat.python import cp_model
+        cp_model = load_cpsat()
 
         p = self.problem
         model = cp_model.CpModel()
@@ -224,7 +227,7 @@ class ClueOracle:
 
     def core(self, fact: Fact, *, time_limit: float = 1.0) -> list[int] | None:
         """Notes in a CP-SAT core for the fact's negation; None if CP-SAT did not prove it."""
-        from ortools.sat.python import cp_model
+        cp_model = load_cpsat()
 
         _model, _x, lits = self._cp_model()
         run = self._solve_negation(fact, lits, time_limit)
@@ -235,7 +238,7 @@ class ClueOracle:
 
     def _cpsat_holds(self, fact: Fact, kept: frozenset[int], *, time_limit: float = 1.0) -> bool | None:
         """CP-SAT's verdict: is the fact's negation infeasible under the notes ``kept``? (None: gave up.)"""
-        from ortools.sat.python import cp_model
+        cp_model = load_cpsat()
 
         _model, _x, lits = self._cp_model()
         run = self._solve_negation(fact, [lits[i] for i in sorted(kept)], time_limit)
@@ -273,7 +276,7 @@ class ClueOracle:
 
     def cpsat_certain(self, *, time_limit: float = 1.0) -> list[Fact] | None:
         """Every ✓/✗ by the feasibility of each negated fact under every note (None if CP-SAT gave up)."""
-        from ortools.sat.python import cp_model
+        cp_model = load_cpsat()
 
         if self._model is None:
             self._build_model()
@@ -304,7 +307,7 @@ def _cp_solver(time_limit: float) -> Any:
     """One deterministic CP-SAT solver: one worker, a fixed seed, a time limit, and none of the
     set-up work (presolve, LP, symmetry, probing) that costs more than it saves on a model this
     small: 10 ms a core instead of 43 (benchmarks/explain.py)."""
-    from ortools.sat.python import cp_model
+    cp_model = load_cpsat()
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1

@@ -8,7 +8,7 @@ without re-parsing anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -278,6 +278,14 @@ class _Compiler:
                 holder_index[name] = i
         self.holder_index = holder_index
         self.env_mask = sum(1 << e for e in problem.env_slots)
+        self.handlers: dict[str, Callable[[Mapping[str, Any], int], EntryAtoms]] = {
+            "hand": self._hand,
+            "face_up": self._face_up,
+            "rumor": self._rumor,
+            "reveal": self._reveal,
+            "accusation": self._accusation,
+            "not_held": self._not_held,
+        }
 
     # -- helpers ---------------------------------------------------------------------------------
     def _card(self, name: Any, idx: int) -> int:
@@ -325,17 +333,10 @@ class _Compiler:
 
     # -- entries ---------------------------------------------------------------------------------
     def compile(self, entry: Any, idx: int) -> EntryAtoms:
-        if not isinstance(entry, Mapping):
+        if type(entry) is not dict and not isinstance(entry, Mapping):
             raise _err("an entry must be a mapping with a 'type'.", idx)
         kind = entry.get("type")
-        handler = {
-            "hand": self._hand,
-            "face_up": self._face_up,
-            "rumor": self._rumor,
-            "reveal": self._reveal,
-            "accusation": self._accusation,
-            "not_held": self._not_held,
-        }.get(kind if isinstance(kind, str) else "")
+        handler = self.handlers.get(kind if isinstance(kind, str) else "")
         if handler is None:
             raise _err(f"unknown entry type {kind!r}.", idx)
         return handler(entry, idx)
@@ -360,43 +361,74 @@ class _Compiler:
         mask = 0 if fu is None else 1 << fu
         return EntryAtoms(restrict=[(c, mask) for c in cards])
 
+    def _quick_triple(self, value: Any) -> list[int] | None:
+        """The card indices of a well-formed rumor or accusation triple (three known cards, one of
+        each category), else None: then :meth:`_triple` checks it again and says what is wrong."""
+        if (type(value) is not list and type(value) is not tuple) or len(value) != 3:
+            return None
+        index = self.card_index
+        a, b, c = value
+        if type(a) is not str or type(b) is not str or type(c) is not str:
+            return None
+        ia, ib, ic = index.get(a), index.get(b), index.get(c)
+        if ia is None or ib is None or ic is None:
+            return None
+        cat = self.p.category
+        if cat[ia] + cat[ib] + cat[ic] != 3 or cat[ia] == cat[ib] or cat[ib] == cat[ic] or cat[ia] == cat[ic]:
+            return None
+        return [ia, ib, ic]
+
     def _rumor(self, entry: Mapping[str, Any], idx: int) -> EntryAtoms:
         p = self.p
-        by = self._player(entry.get("by"), idx, "rumor maker")
-        cards = self._triple(entry.get("cards"), idx)
+        players = self.player_index
+        by_raw = entry.get("by")
+        by = players.get(by_raw) if type(by_raw) is str else None
+        if by is None:
+            by = self._player(by_raw, idx, "rumor maker")
+        cards_raw = entry.get("cards")
+        cards = self._quick_triple(cards_raw) or self._triple(cards_raw, idx)
         passed_raw = entry.get("passed", [])
-        if passed_raw is None:
-            passed_raw = []
-        if not isinstance(passed_raw, (list, tuple)):
-            raise _err("'passed' must be a list of players.", idx)
-        passed = [self._player(x, idx, "passing player") for x in passed_raw]
+        try:  # the players' names are the only keys: a name found is a valid name
+            passed = [players[x] for x in passed_raw] if type(passed_raw) in (list, tuple) else None
+        except (KeyError, TypeError):
+            passed = None
+        if passed is None:
+            passed = self._passed(passed_raw, idx)
         if by in passed:
             raise _err(f"{p.players[by]} cannot pass on their own rumor.", idx)
         shown_raw = entry.get("shown_by")
         seen_raw = entry.get("card")
-        atoms = EntryAtoms()
-        for q in set(passed):
-            atoms.restrict.extend((c, ~(1 << q)) for c in cards)
+        restrict = [(c, ~(1 << q)) for q in set(passed) for c in cards]
         if shown_raw is None:
             if seen_raw is not None:
                 raise _err("a card is given but nobody showed one.", idx)
-            return atoms
-        shower = self._player(shown_raw, idx, "shower")
+            return EntryAtoms(restrict, [], [])
+        shower = players.get(shown_raw) if type(shown_raw) is str else None
+        if shower is None:
+            shower = self._player(shown_raw, idx, "shower")
         if shower == by:
             raise _err(f"{p.players[by]} cannot show a card for their own rumor.", idx)
         if shower in passed:
             raise _err(f"{p.players[shower]} both passed and showed.", idx)
         bit = 1 << shower
         if seen_raw is None:
-            atoms.clauses.append(tuple((c, bit) for c in cards))
-            return atoms
-        seen = self._card(seen_raw, idx)
+            return EntryAtoms(restrict, [tuple((c, bit) for c in cards)], [])
+        seen = self.card_index.get(seen_raw) if type(seen_raw) is str else None
+        if seen is None:
+            seen = self._card(seen_raw, idx)
         if seen not in cards:
             raise _err(f"the shown card {seen_raw!r} is not one of the rumor's cards.", idx)
-        atoms.restrict.append((seen, bit))
-        if shower != p.me:
-            atoms.refuters.append((shower, seen, tuple(c for c in cards if c != seen)))
-        return atoms
+        restrict.append((seen, bit))
+        refuters = [(shower, seen, tuple(c for c in cards if c != seen))] if shower != p.me else []
+        return EntryAtoms(restrict, [], refuters)
+
+    def _passed(self, passed_raw: Any, idx: int) -> list[int]:
+        """The passing players of a rumor, each checked (what :meth:`_rumor` falls back to)."""
+        if passed_raw is None:
+            passed_raw = []
+        if not isinstance(passed_raw, (list, tuple)):
+            raise _err("'passed' must be a list of players.", idx)
+        return [self._player(x, idx, "passing player") for x in passed_raw]
 
     def _reveal(self, entry: Mapping[str, Any], idx: int) -> EntryAtoms:
         holder = self._holder(entry.get("player"), idx)

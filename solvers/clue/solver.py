@@ -106,19 +106,18 @@ def _conflict_message(problem: Problem, conflict: list[int]) -> str:
 def _fill(problem: Problem, res: CountResult, sol: ClueSolution) -> None:
     assert res.marg is not None
     total = res.total
-    names = problem.holder_names
     public = problem.public_holders
+    # The internal holders are the public ones with the envelope as three slots side by side:
+    # a card's public row is its row with those three added up.
+    e = problem.env_slots[0]
+    assert problem.env_slots == (e, e + 1, e + 2) and public[e] == ENVELOPE
     for c, card in enumerate(problem.cards):
         row = res.marg[c]
-        merged: dict[str, int] = dict.fromkeys(public, 0)
-        for h, v in enumerate(row):
-            if v:
-                merged[names[h]] += v
-        sol.holders[card] = {name: v / total for name, v in merged.items()}
-        sol.envelope[card] = merged[ENVELOPE] / total
-        for name, v in merged.items():
-            if v == total:
-                sol.certain[card] = name
+        merged = [*row[:e], row[e] + row[e + 1] + row[e + 2], *row[e + 3:]]
+        sol.holders[card] = dict(zip(public, [v / total for v in merged], strict=True))
+        sol.envelope[card] = merged[e] / total
+        if total in merged:  # the marginals of a card add up to the total: at most one holder has it all
+            sol.certain[card] = public[merged.index(total)]
 
 
 def solve(

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from engine.ghoul.data import MASK
+from solvers.cpsat import load as load_cpsat
 from solvers.ghoul.flow import FlowConflict, _Pass
 
 TIME_CAP = 2.0
@@ -74,7 +75,7 @@ class _Model(_Pass):
     """The card-flow pass's replay, recorded as a CP-SAT model (see the module docstring)."""
 
     def __init__(self, problem: Any, fixed: list[str | None], allowed: list[set[str]], chance: float) -> None:
-        from ortools.sat.python import cp_model
+        cp_model = load_cpsat()
 
         super().__init__(problem, fixed, allowed, chance)
         self.m = cp_model.CpModel()
@@ -271,7 +272,7 @@ def possible(
     One check asks for a world with any count outside the ranges found so far (one assumption
     literal standing for that disjunction); each world found widens the ranges and hints the
     next solve; the first infeasible check proves every range complete. The characters the same."""
-    from ortools.sat.python import cp_model
+    cp_model = load_cpsat()
 
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
     md = _Model(problem, fixed, allowed, chance)

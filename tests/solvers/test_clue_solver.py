@@ -502,3 +502,41 @@ def test_no_information_left_means_zero_bits() -> None:
 
 def test_solution_type() -> None:
     assert isinstance(solve(_four_players(), []), ClueSolution)
+
+
+class _Checked(list):
+    """A list the compiler's fast path does not take (it checks ``type(x) is list``)."""
+
+
+def test_the_rumor_fast_path_reads_and_refuses_exactly_as_the_checked_path() -> None:
+    """A rumor whose lists are lists takes the compiler's fast path; the same rumor with its lists of
+    a list subclass takes the checked path: the same constraints, and for bad input the same refusal."""
+    import random as _random
+
+    from solvers.clue.model import build_problem as _build
+    from solvers.clue.simulate import RED_KEEP, random_game
+
+    rng = _random.Random(5)
+    junk = [None, 1, True, "Nobody", [], [[1]], {"a": 1}, ""]
+    checked = 0
+    for _ in range(40):
+        g = random_game(rng, RED_KEEP, rng.randint(3, 6), 30, me=0)
+        rumors = [i for i, e in enumerate(g.log) if e.get("type") == "rumor"]
+        for i in rumors[:6]:
+            entry = dict(g.log[i])
+            key = rng.choice(["by", "cards", "passed", "shown_by", "card", None])
+            if key is not None:
+                c = list(g.log[i]["cards"])
+                entry[key] = rng.choice([*junk, entry.get("by"), c[:2], [c[0], c[0], c[2]], [c[1], c[0], c[2]],
+                                         [c[0], c[1], "Nobody"], [*c, c[0]]])
+            as_tuples = {k: _Checked(v) if isinstance(v, list) else v for k, v in entry.items()}
+            answers = []
+            for e in (entry, as_tuples):
+                log = [*g.log[:i], e]
+                try:
+                    answers.append(_build(g.config, log).entries[-1])
+                except SolverInputError as err:
+                    answers.append(str(err))
+            assert answers[0] == answers[1], (entry, answers)
+            checked += 1
+    assert checked > 100

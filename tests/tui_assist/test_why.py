@@ -7,7 +7,7 @@ from assist_helpers import W, sample_session, settle, sync
 from textual.pilot import Pilot
 
 from tui.assist.why import WhyScreen
-from tui.clue.assist import AssistApp
+from tui.clue.assist import AssistApp, ClueAssistScreen
 from tui.clue.assist_dialogs import EntryDialog
 
 SSH = (80, 24)
@@ -99,3 +99,17 @@ async def test_what_rests_on_a_selected_note() -> None:
         why = app.screen
         assert isinstance(why, WhyScreen)
         assert why.shown == [("at", W[2], "Bob"), ("not", W[2], "Cat"), ("not", W[2], "envelope")]
+
+
+@sync
+async def test_the_clue_assistant_loads_cp_sat_while_the_sheet_is_read(monkeypatch) -> None:
+    """The Why view's CP-SAT cores are loaded in a worker when the assistant opens, so the first
+    "why" of a row does not wait for the import (benchmarks/cold.py)."""
+    from solvers import cpsat
+
+    monkeypatch.setattr(cpsat, "_loaded", None)
+    app = AssistApp("why-warm", sample_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert cpsat._loaded is not None
+        assert isinstance(app.screen, ClueAssistScreen)

@@ -130,6 +130,9 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     PAGE_TYPES: ClassVar[tuple[type[Widget], ...]] = (VerticalScroll,)  # focused widgets that page themselves
     SETUP_FORM: ClassVar[type[Widget]] = Widget
     BINDINGS: ClassVar = [Binding("y", "why", "Why?", show=False, id="assist.why")]
+    # Loaded in a thread worker when the screen opens: what the first "why" would otherwise wait
+    # for (Clue: CP-SAT, whose import is the dearest part of a cold Why view; benchmarks/cold.py).
+    WARM_UP: ClassVar[Callable[[], Any] | None] = None
 
     class Solved(Message):
         """A solver answer for the log of generation ``gen``."""
@@ -155,6 +158,8 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     # ------------------------------------------------------------------ the session
 
     def on_mount(self) -> None:
+        if self.WARM_UP is not None:
+            self._warm_up()
         try:
             if self.mode == "main" and self.session is None and self.session_id is not None:
                 self.session = load_session(self.session_id)
@@ -166,6 +171,13 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
             self.load_error = str(e)
             self.mode = "damaged"
         self._show_mode()
+
+    @work(thread=True, group="warm-up", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Load ``WARM_UP`` off the UI thread (once a process: later calls find it loaded)."""
+        warm = type(self).WARM_UP
+        if warm is not None:
+            warm()
 
     @classmethod
     def _check_session(cls, session: Session) -> None:

@@ -27,6 +27,7 @@ from textual.worker import get_current_worker
 from engine import words
 from engine.session import Session, SessionError
 from solvers.clue.solver import SolverInputError, solve
+from solvers.cpsat import load as load_cpsat
 from tui.assist.base import UNDO_KEPT, AssistScreenBase, answer_or_status
 from tui.assist.base import copy_json as _copy
 from tui.assist.widgets import KeyBar, LogList, ScrollColumn, Tap
@@ -60,6 +61,7 @@ class ClueAssistScreen(AssistScreenBase):
     PAGE_TYPES = (SheetTable, LogList, VerticalScroll)
     SETUP_FORM = SetupForm
     UNDO_IN_MEMORY = None  # the whole history of this sitting; the file keeps the last UNDO_KEPT
+    WARM_UP = staticmethod(load_cpsat)  # the Why view's CP-SAT cores, loaded while the sheet is read
     BINDINGS: ClassVar = [
         Binding("h", "entry('hand')", "Hand", id="assist.hand"),
         Binding("f", "entry('face_up')", "Face-up", id="assist.face_up"),
