@@ -401,6 +401,11 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         t.append("Your cards\n", style="bold underline")
         for card in v["hand"]:
             t.append(f"• {card}\n")
+        t.append("\nWho has seen your cards\n", style="bold underline")
+        seats = m.Seats.from_view(v)
+        for seat, cards in m.seen_of_mine(v).items():
+            t.append(f"{seats.names[seat]}: ", style="bold")
+            t.append(f"{', '.join(cards)}\n" if cards else "none\n", style="" if cards else "dim")
         t.append("\nPlot cards\n", style="bold underline")
         if v["plot_hand"]:
             for card in v["plot_hand"]:
