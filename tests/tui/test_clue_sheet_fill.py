@@ -8,7 +8,7 @@ solver's help is a setting, off by default.
 
 from __future__ import annotations
 
-from tui_helpers import advance, new_table, record_notes, run_async
+from tui_helpers import advance, new_table, record_notes, run_async, snapshot_test
 
 from engine.clue import load_board
 from tui.app import UnmaskApp
@@ -244,3 +244,11 @@ async def test_the_solvers_help_is_a_setting_off_by_default():
         app.set_sheet_help(False)
         await pilot.pause()
         assert solver_cells() == 0
+
+
+# ----------------------------------------------------------------------------- snapshots
+
+#: The sheet tab after a pass (Bran's ✗ facts in red) with marks of mine put by keys (in yellow):
+#: ✓ and ✗ on the second column, a ? and a note letter below, and the legend under the sheet.
+test_sheet_snapshot = snapshot_test(_passed_table, "2", "right", "down", "down", "down", "down", "v", "right",
+                                    "x", "down", "question_mark", "right", "B", step=0.1)

@@ -538,8 +538,8 @@ def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str,
     """One row per card: the facts you saw, the solver's certain facts (when asked), then your own marks.
 
     ``holder`` and ``env_candidates`` come from ``solvers.clue.sheet.Sheet``; ``marks`` maps
-    "card|column" to a mark (:func:`is_mark`). ``lacks`` (the passes you saw): a player who could
-    not show a card for a rumor gets ✗ for its three cards, as facts. ``solver``: card -> the
+    "card|column" to a mark (:func:`is_mark`). ``lacks`` (the passes you saw): another player who
+    could not show a card for a rumor gets ✗ for its three cards, as facts. ``solver``: card -> the
     probability of each column (each player, then the envelope); a 1 is ●, a 0 is ✗.
     """
     n = len(view["players"])
@@ -561,8 +561,8 @@ def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str,
             elif h == "envelope" or (len(cand) == 1 and cand[0] == card):
                 seen[n] = "●"
             if lacks and not isinstance(h, int):
-                for col in range(n):
-                    if card in lacks.get(col, ()):
+                for col in range(n):  # your own passes need no mark: you know your hand
+                    if col != view["seat"] and card in lacks.get(col, ()):
                         seen[col] = "✗"
             probs = (solver or {}).get(card)
             for col in range(n + 1):
