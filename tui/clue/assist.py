@@ -57,7 +57,7 @@ class ClueAssistScreen(AssistScreenBase):
     ASSIST_NAME = "a Clue table-assistant"
     VIEWS = VIEWS
     VIEW_FOCUS: ClassVar = {"sheet": "#ax-sheet", "log": "#ax-log", "advice": "#ax-advice-scroll"}
-    ADVICE_TEXTS = ("advice", "seen")  # below the advice: which of my cards each player has seen
+    ADVICE_TEXTS = ("seen", "advice")  # above the advice: which of my cards each player has seen
     PAGE_TYPES = (SheetTable, LogList, VerticalScroll)
     SETUP_FORM = SetupForm
     UNDO_IN_MEMORY = None  # the whole history of this sitting; the file keeps the last UNDO_KEPT
