@@ -82,10 +82,10 @@ class SheetTable(DataTable):
 
     BINDINGS = [
         Binding("space", "select_cursor", "Cycle mark", show=False),
-        Binding("v", "mark('✓')", "✓", id="sheet-yes"),
-        Binding("x", "mark('✗')", "✗", id="sheet-no"),
-        Binding("question_mark", "mark('?')", "?", id="sheet-maybe"),
-        Binding("delete,backspace", "mark('')", "Clear", id="sheet-clear"),
+        Binding("v", "mark('✓')", "✓", tooltip="Mark ✓ in the cell (a capital letter: a note)", id="sheet-yes"),
+        Binding("x", "mark('✗')", "✗", tooltip="Mark ✗ in the cell", id="sheet-no"),
+        Binding("question_mark", "mark('?')", "Mark ?", tooltip="Mark ? in the cell", id="sheet-maybe"),
+        Binding("delete,backspace", "mark('')", "Clear", tooltip="Clear your mark in the cell", id="sheet-clear"),
     ]
 
     class MarkRequested(Message):
