@@ -112,7 +112,7 @@ class UnmaskApp(KeyGate):
         self._session = session  # an assist session to reopen (start="assist:GAME")
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
         self.last_setup: dict[str, dict[str, Any]] = {}  # per game: the options and seats last played (New game)
-        self.sheet_auto = False  # the Clue play sheet: your own marks only (Settings: fill it from what you saw)
+        self.sheet_help = False  # the Clue play sheet: what you saw and your marks; Settings adds the solver's facts
         self._table = table
         self._session_id = session_id
         self._human_seat = human_seat
@@ -240,11 +240,11 @@ class UnmaskApp(KeyGate):
             if hook:
                 hook()
 
-    def set_sheet_auto(self, auto: bool) -> None:
-        """The Clue play sheet: your own marks only, or also filled from what you saw (a pass is ✗)."""
-        self.sheet_auto = auto
-        self.notify("The detective sheet fills itself from what you see." if auto
-                    else "The detective sheet holds only your own marks.", title="Detective sheet")
+    def set_sheet_help(self, on: bool) -> None:
+        """The Clue play sheet with or without the solver's certain facts (off: a game is still a game)."""
+        self.sheet_help = on
+        self.notify("The detective sheet shows the solver's certain facts (in blue)." if on
+                    else "The detective sheet holds what you saw and your own marks.", title="Detective sheet")
         for screen in self.screen_stack:
             hook = getattr(screen, "sheet_mode_changed", None)
             if hook:

@@ -256,3 +256,40 @@ def test_options_text_names_the_game_and_its_options():
     assert options_text("masque", {"harder": True}) == "Masque of the Red Death, harder"
     assert options_text("ghoul", {"mask": False}) == "Tokyo Ghoul: Bloody Masquerade"
     assert options_text("mascarade", {"opening": False}) == "Mascarade, no opening seen"
+
+
+def test_clue_sheet_marks_stay_with_their_seat(service):
+    """Two people at one Clue table: the marks one puts on the sheet reach neither the other seat nor
+    the table's file (issue 23: a served table's sheet is per seat)."""
+    from tui.clue.play import PlayScreen
+
+    tid = service.create("clue", ["human", "human", "random"], seed=5)
+
+    async def sit(seat: int, user: str, keys: tuple[str, ...]) -> dict[str, str]:
+        app = UnmaskApp(bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            rt = await asyncio.to_thread(RemoteTable, service.path, tid, seat, user)
+            screen = remote_play_screen(rt)
+            assert isinstance(screen, PlayScreen)
+            app.push_screen(screen)
+            await pilot.pause(0.3)
+            while app.screen is not screen:  # a dialog this seat must answer: not now
+                await app.screen.dismiss(None)
+                await pilot.pause(0.1)
+            await pilot.press("2")
+            sheet = screen.query_one("#sheet")
+            card = next(c for c in screen.board.cards if screen._holder.get(c) is None)
+            sheet.move_cursor(row=screen.board.cards.index(card), column=3)
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+            marks = dict(screen.marks)
+            rt.close()
+        return marks
+
+    alice = asyncio.run(asyncio.wait_for(sit(0, "alice", ("x", "A")), 120))
+    assert list(alice.values()) == ["A"]
+    bob = asyncio.run(asyncio.wait_for(sit(1, "bob", ()), 120))
+    assert bob == {}, "alice's marks never reach bob's sheet"
+    saved = [p.read_text(encoding="utf-8") for p in data_dir().rglob("*.json") if p.is_file()]
+    assert saved and not any("clue_marks" in text for text in saved), "nor any file of the server"

@@ -362,7 +362,8 @@ async def test_the_card_seen_offers_only_cards_that_can_be_it() -> None:
         await _tap(pilot, "#ax-pick-by-1")  # Bob asks, I show: only my own card can be it
         await _tap(pilot, "#ax-pick-shower-0")
         saw = dialog.query_one("#ax-pick-saw")
-        assert str(dialog.query_one("#ax-saw-label").render()) == "Card I showed"
+        # With which of my cards Bob has seen already (the sample's #4: I showed him Margaery).
+        assert str(dialog.query_one("#ax-saw-label").render()) == "Card I showed (Bob has seen Margaery)"
         assert saw.disabled_values == {W[3], L[5]} and saw.value == S[0]
         await _tap(pilot, "#ax-pick-by-0")  # now I ask and Bob shows: anything but my own card
         await _tap(pilot, "#ax-pick-shower-1")

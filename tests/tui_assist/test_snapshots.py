@@ -75,3 +75,14 @@ def test_contradiction_ssh(snap_compare) -> None:
 
 def test_contradiction_wide(snap_compare) -> None:
     assert snap_compare(_app(), terminal_size=WIDE, run_before=_contradiction)
+
+
+async def _seen(pilot: Pilot) -> None:
+    """The Advice view at 80 columns: "Seen of my cards" (Bob has seen the Margaery I showed him) on top."""
+    await _settled(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+
+
+def test_seen_ssh(snap_compare) -> None:
+    assert snap_compare(_app(), terminal_size=SSH, run_before=_seen)

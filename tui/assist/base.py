@@ -126,6 +126,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
     PANEL: ClassVar[str] = "ax"
     VIEWS: ClassVar[tuple[str, ...]] = ()  # the panels; the first is the big one beside the side column
     VIEW_FOCUS: ClassVar[dict[str, str]] = {}  # what a view's tab focuses
+    ADVICE_TEXTS: ClassVar[tuple[str, ...]] = ("advice",)  # the Statics of the advice panel (Clue adds "seen")
     GATED: ClassVar[tuple[str, ...]] = ("entry", "undo", "edit", "delete", "view", "page")  # main mode only
     PAGE_TYPES: ClassVar[tuple[type[Widget], ...]] = (VerticalScroll,)  # focused widgets that page themselves
     SETUP_FORM: ClassVar[type[Widget]] = Widget
@@ -302,7 +303,7 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
                     with Horizontal(id=f"{self.PANEL}-log-buttons"):
                         yield Tap("Edit", id=f"{self.PANEL}-do-edit")
                         yield Tap("Delete", id=f"{self.PANEL}-do-delete")
-            yield from self._compose_text_panel("advice", "Advice", "advice")
+            yield from self._compose_text_panel("advice", "Advice", *self.ADVICE_TEXTS)
 
     def _compose_text_panel(self, view: str, title: str, *texts: str) -> ComposeResult:
         """A panel of text that scrolls (the Statics ``{PANEL}-{text}``, empty until drawn), with scroll buttons."""

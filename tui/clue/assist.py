@@ -58,6 +58,7 @@ class ClueAssistScreen(AssistScreenBase):
     ASSIST_NAME = "a Clue table-assistant"
     VIEWS = VIEWS
     VIEW_FOCUS: ClassVar = {"sheet": "#ax-sheet", "log": "#ax-log", "advice": "#ax-advice-scroll"}
+    ADVICE_TEXTS = ("seen", "advice")  # above the advice: which of my cards each player has seen
     PAGE_TYPES = (SheetTable, LogList, VerticalScroll)
     SETUP_FORM = SetupForm
     UNDO_IN_MEMORY = None  # the whole history of this sitting; the file keeps the last UNDO_KEPT
@@ -328,7 +329,14 @@ class ClueAssistScreen(AssistScreenBase):
             head.update("Detective notes")
         head.set_class(stale, "-problem")
 
+    def _update_seen(self) -> None:
+        """Which of my cards each player has seen (the rumors where I showed one): asked before showing."""
+        lines = m.seen_lines(self.config, self.entries)
+        text = Content.from_markup("[b]Seen of my cards[/b] (what I showed each player)\n")
+        self.query_one("#ax-seen", Static).update(text + Content("\n".join(lines)))
+
     def _update_advice(self) -> None:
+        self._update_seen()
         box = self.query_one("#ax-advice", Static)
         head = self.query_one("#ax-advice-head", Static)
         if self.state != "ok":

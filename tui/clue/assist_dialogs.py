@@ -193,11 +193,20 @@ class EntryDialog(AssistEntryDialog):
         # I can only have shown a card of my hand, and only been shown one that is not (issue 23).
         hand = self._my_hand()
         showed = mode == "showed"
-        label.update("Card I showed" if showed else "Card shown to me")
+        label.update(self._showed_label() if showed else "Card shown to me")
         possible = [c for c in chosen if c and (hand is None or (c in hand) == showed)]
         saw.set_disabled_values([c for c in chosen if c and c not in possible])
         if mode is not None and saw.value is None and hand is not None and len(possible) == 1:
             saw.set_value(possible[0])
+
+    def _showed_label(self) -> str:
+        """"Card I showed", with which of my cards the asker has seen already (issue 23): showing one of
+        those tells them nothing new."""
+        by = self.query_one("#ax-pick-by", Picker).value
+        seen = m.seen_by(self.config, self.prior).get(str(by), [])
+        if not seen:
+            return f"Card I showed ({by} has seen none of mine)"
+        return f"Card I showed ({by} has seen {', '.join(self.labels.get(c, c) for c in seen)})"
 
     def _refresh_people(self) -> None:
         by = self.query_one("#ax-pick-by", Picker).value

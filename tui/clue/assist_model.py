@@ -334,6 +334,27 @@ def describe(entry: Any, me: str | None = None) -> str:
     return f"Unreadable entry: {entry!r}"
 
 
+def seen_by(config: Mapping[str, Any], log: Sequence[Any]) -> dict[str, list[str]]:
+    """For every other player, the cards I showed them (my rumor notes "I showed X"), first shown first.
+
+    What a player asks before choosing which card to show: showing one they have seen tells them nothing new.
+    """
+    me = config.get("me")
+    seen: dict[str, list[str]] = {str(p): [] for p in config.get("players") or [] if p != me}
+    for entry in log:
+        if not isinstance(entry, Mapping) or entry.get("type") != "rumor" or entry.get("shown_by") != me:
+            continue
+        asker, card = entry.get("by"), entry.get("card")
+        if isinstance(asker, str) and asker in seen and isinstance(card, str) and card not in seen[asker]:
+            seen[asker].append(card)
+    return seen
+
+
+def seen_lines(config: Mapping[str, Any], log: Sequence[Any]) -> list[str]:
+    """The "seen" panel: one line per other player ("Bran: Arakh, Privy"; "Sansa: none")."""
+    return [f"{who}: {', '.join(cards) if cards else 'none'}" for who, cards in seen_by(config, log).items()]
+
+
 def default_asker(log: Sequence[Any], players: Sequence[str]) -> str:
     """Who asks the next rumor: the player clockwise after the last rumor's asker."""
     for entry in reversed(log):

@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 
 from engine import words
 from engine.clue.board import Board
-from tui.clue.model import Seats, move_options
+from tui.clue.model import Seats, move_options, seen_hint
 from tui.widgets.choices import Btn, Choices
 
 
@@ -108,7 +108,8 @@ class ShowCardDialog(PickOneDialog):
     def text(self) -> str:
         asker, cards = self.view["rumor"]
         name = self.seats.names[asker]
-        return f"{name}'s rumor: {', '.join(cards)}.\nPick the card to show {name}; only {name} sees it."
+        return (f"{name}'s rumor: {', '.join(cards)}.\nPick the card to show {name}; only {name} sees it.\n"
+                + seen_hint(self.view, asker))
 
     def options(self) -> list[tuple[str, Any]]:
         return [(a[1], ("show", a[1])) for a in self.view["legal"] if a[0] == "show"]

@@ -453,12 +453,70 @@ def _waiting(view: dict, seats: Seats) -> str:
 
 # --------------------------------------------------------------------------- detective sheet
 
-MARKS = ("", "✓", "✗", "?")
+MARKS = ("", "✓", "✗", "?")  # what a tap (or Enter, Space) cycles through, in this order
+NOTE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # a note letter of the player's own (who showed it, say)
+
+
+def is_mark(mark: object) -> bool:
+    """A mark the player may put in a cell: ✓, ✗, ?, or one capital letter."""
+    return isinstance(mark, str) and (mark in MARKS[1:] or (len(mark) == 1 and mark in NOTE_LETTERS))
 
 
 def next_mark(mark: str) -> str:
-    i = MARKS.index(mark) if mark in MARKS else 0
+    """The mark a tap puts in a cell: blank -> ✓ -> ✗ -> ? -> blank (a note letter taps back to blank)."""
+    i = MARKS.index(mark) if mark in MARKS else len(MARKS) - 1
     return MARKS[(i + 1) % len(MARKS)]
+
+
+def read_marks(raw: object, board: Board, players: int) -> tuple[dict[str, str], int]:
+    """A session file's ``clue_marks``, checked: the marks kept and how many were dropped.
+
+    A key is "card|column" (column 0..players-1 a seat, ``players`` the envelope). A file edited by
+    hand or from another build may hold anything: whatever is not a mark on a card of this board is
+    dropped (and counted, so the screen can say so), never an error.
+    """
+    if raw is None:
+        return {}, 0
+    if not isinstance(raw, dict):
+        return {}, 1
+    cards = set(board.cards)
+    kept: dict[str, str] = {}
+    for key, mark in raw.items():
+        card, _, col = key.rpartition("|") if isinstance(key, str) else ("", "", "")
+        if card in cards and col.isdigit() and int(col) <= players and is_mark(mark):
+            kept[f"{card}|{int(col)}"] = mark
+    return kept, len(raw) - len(kept)
+
+
+def seen_of_mine(view: dict) -> dict[int, list[str]]:
+    """For every other seat, the cards of mine it has seen: the cards I showed it, and its Ravens.
+
+    In the order they were first seen. Once I am eliminated my cards lie face up: everyone has seen them.
+    """
+    me = view["seat"]
+    seen: dict[int, list[str]] = {i: [] for i in range(len(view["players"])) if i != me}
+    for ev in view["events"]:
+        t = ev["t"]
+        if t == "show" and ev.get("seat") == me and ev.get("card") is not None:
+            who, cards = ev["to"], [ev["card"]]
+        elif t == "peek" and ev.get("target") == me and ev.get("card") is not None:
+            who, cards = ev["seat"], [ev["card"]]
+        elif t == "eliminated" and ev.get("seat") == me:
+            for cards_seen in seen.values():
+                cards_seen.extend(c for c in ev["cards"] if c not in cards_seen)
+            continue
+        else:
+            continue
+        if who in seen:
+            seen[who].extend(c for c in cards if c not in seen[who])
+    return seen
+
+
+def seen_hint(view: dict, asker: int) -> str:
+    """The Show dialog's reminder: which of my cards the asker has seen already."""
+    name = Seats.from_view(view).names[asker]
+    cards = seen_of_mine(view).get(asker, [])
+    return f"{name} has seen: {', '.join(cards)}." if cards else f"{name} has seen none of your cards."
 
 
 @dataclass
@@ -466,17 +524,23 @@ class SheetRow:
     card: str
     category: str
     cells: list[str]  # one per column: each player, then the envelope
-    known: list[bool]  # which cells come from what the viewer saw (not editable)
+    known: list[bool]  # which cells are facts (seen, or the solver's): not editable
     note: str = ""  # "up" (face up), "ctr" (centre pile), "set" (set aside): cards no player holds
+    # Per cell where its content comes from: "seen" (what you saw happen), "solver" (Settings: the
+    # solver's help), "mine" (your own mark) or "" (blank). Drawn differently, so a fact never
+    # looks like a guess of yours.
+    source: list[str] = field(default_factory=list)
 
 
 def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str, list[str]],
-               marks: dict[str, str], lacks: dict[int, set[str]] | None = None) -> list[SheetRow]:
-    """One row per card: certain facts from the viewer's sheet, then the viewer's own marks.
+               marks: dict[str, str], lacks: dict[int, set[str]] | None = None,
+               solver: dict[str, list[float]] | None = None) -> list[SheetRow]:
+    """One row per card: the facts you saw, the solver's certain facts (when asked), then your own marks.
 
     ``holder`` and ``env_candidates`` come from ``solvers.clue.sheet.Sheet``; ``marks`` maps
-    "card|column" to one of MARKS. With ``lacks`` (the sheet filled from what you saw), a
-    player who passed on a rumor gets ✗ for its three cards, as facts.
+    "card|column" to a mark (:func:`is_mark`). ``lacks`` (the passes you saw): another player who
+    could not show a card for a rumor gets ✗ for its three cards, as facts. ``solver``: card -> the
+    probability of each column (each player, then the envelope); a 1 is ●, a 0 is ✗.
     """
     n = len(view["players"])
     rows = []
@@ -485,25 +549,29 @@ def sheet_rows(view: dict, board: Board, holder: dict, env_candidates: dict[str,
         cand = env_candidates[cat]
         for card in cards:
             h = holder.get(card)
-            cells, known = [], []
-            for col in range(n + 1):
-                cells.append(marks.get(f"{card}|{col}", ""))
-                known.append(False)
+            cells = [marks.get(f"{card}|{col}", "") for col in range(n + 1)]
+            source = ["mine" if c else "" for c in cells]
             note = ""
+            seen: dict[int, str] = {}
             if isinstance(h, int):
-                for col in range(n + 1):
-                    cells[col] = "●" if col == h else "·"
-                    known[col] = True
+                seen = {col: "●" if col == h else "·" for col in range(n + 1)}
             elif h in notes:
                 note = notes[h]
-                cells[n], known[n] = "·", True
+                seen[n] = "·"
             elif h == "envelope" or (len(cand) == 1 and cand[0] == card):
-                cells[n], known[n] = "●", True
+                seen[n] = "●"
             if lacks and not isinstance(h, int):
-                for col in range(n):
-                    if card in lacks.get(col, ()):
-                        cells[col], known[col] = "✗", True
-            rows.append(SheetRow(card, cat, cells, known, note))
+                for col in range(n):  # your own passes need no mark: you know your hand
+                    if col != view["seat"] and card in lacks.get(col, ()):
+                        seen[col] = "✗"
+            probs = (solver or {}).get(card)
+            for col in range(n + 1):
+                if col in seen:
+                    cells[col], source[col] = seen[col], "seen"
+                elif probs is not None and probs[col] in (0.0, 1.0):
+                    cells[col], source[col] = ("●" if probs[col] == 1.0 else "✗"), "solver"
+            known = [s in ("seen", "solver") for s in source]
+            rows.append(SheetRow(card, cat, cells, known, note, source))
     return rows
 
 

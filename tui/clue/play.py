@@ -10,14 +10,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
-from textual.events import Click
+from textual.events import Click, Key
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
 
 from engine import words
 from tui.clue import model as m
@@ -55,16 +57,59 @@ AUTO_DIALOG = {"refute": "show", "offer": "offer", "teleport": "teleport", "peek
 TABS = ("tab-log", "tab-sheet", "tab-hand", "tab-players")
 
 
-class SheetTable(DataTable):
-    """The detective sheet; Enter, Space or a click cycles your own mark in a cell."""
+def sheet_legend() -> Text:
+    """Two short lines under the sheet (33 columns at 80): the marking keys, then what the colours mean."""
+    t = Text()
+    t.append("Tap", style="bold")
+    t.append(": ✓ ✗ ? · keys ")
+    t.append("v x ? A-Z Del", style="bold")
+    t.append("\n")
+    t.append("●", style="bold green")
+    t.append(" ✗", style="bold red")
+    t.append(" seen  ")
+    t.append("●", style="bold blue")
+    t.append(" solver  ")
+    t.append("✓", style="bold yellow")
+    t.append(" yours")
+    return t
 
-    BINDINGS = [Binding("space", "select_cursor", "Cycle mark", show=False)]
+
+class SheetTable(DataTable):
+    """The detective sheet, a paper sheet: keys or a tap put your own marks in a cell.
+
+    While the sheet has the focus its keys are marks (v, x and ? shadow the screen's Raven, power
+    and help keys, as a pencil on paper would): 1 (the Log tab) or Tab leaves it.
+    """
+
+    BINDINGS = [
+        Binding("space", "select_cursor", "Cycle mark", show=False),
+        Binding("v", "mark('✓')", "✓", tooltip="Mark ✓ in the cell (a capital letter: a note)", id="sheet-yes"),
+        Binding("x", "mark('✗')", "✗", tooltip="Mark ✗ in the cell", id="sheet-no"),
+        Binding("question_mark", "mark('?')", "Mark ?", tooltip="Mark ? in the cell", id="sheet-maybe"),
+        Binding("delete,backspace", "mark('')", "Clear", tooltip="Clear your mark in the cell", id="sheet-clear"),
+    ]
 
     class MarkRequested(Message):
-        def __init__(self, row: int, column: int) -> None:
+        """Put ``mark`` in a cell (None: the next mark of the tap cycle)."""
+
+        def __init__(self, row: int, column: int, mark: str | None = None) -> None:
             super().__init__()
             self.row = row
             self.column = column
+            self.mark = mark
+
+    def action_mark(self, mark: str) -> None:
+        row, col = self.cursor_coordinate
+        if col >= 1:
+            self.post_message(self.MarkRequested(row, col, mark))
+
+    def on_key(self, event: Key) -> None:
+        """A capital letter is a note of your own (who showed it, a hunch) in the cell."""
+        char = event.character or ""
+        if len(char) == 1 and char in m.NOTE_LETTERS:
+            event.stop()
+            event.prevent_default()
+            self.action_mark(char)
 
     def on_click(self, event: Click) -> None:
         meta = event.style.meta
@@ -106,9 +151,10 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         from engine.clue.board import load_board
 
         self._marks_given = marks is not None
-        self.marks: dict[str, str] = {k: v for k, v in (marks or {}).items()
-                                      if isinstance(k, str) and v in m.MARKS}
         self.board = load_board(table.config.board)
+        self.marks, self._marks_dropped = m.read_marks(marks, self.board, table.config.players)
+        self._solver_help: dict[str, list[float]] | None = None  # the solver's sheet (Settings), when asked
+        self._solver_for = -1  # the log length it was solved for
         self._sheet_ready = False
         self._name_width = 12
         self._cell_width = 4
@@ -134,6 +180,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
                     yield LogView(id="log")
                 with TabPane("Sheet", id="tab-sheet"):
                     yield SheetTable(id="sheet", cursor_type="cell", zebra_stripes=True, cell_padding=0)
+                    yield Static(sheet_legend(), id="sheet-legend")
                 with TabPane("Hand", id="tab-hand"), VerticalScroll(classes="side-scroll"):
                     yield Static(id="hand")
                 with TabPane("Players", id="tab-players"), VerticalScroll(classes="side-scroll"):
@@ -149,6 +196,11 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
     def on_mount(self) -> None:
         if not self._marks_given:
             self._load_marks_from_disk()
+        if self._marks_dropped:
+            self.notify(f"{words.count(self._marks_dropped, 'sheet mark')} in the saved game could not be read "
+                        "and {0} left out; the game and your other marks are as saved.".format(
+                            "was" if self._marks_dropped == 1 else "were"),
+                        title="Detective sheet", severity="warning", markup=False)
         self.sync()
 
     def _load_marks_from_disk(self) -> None:
@@ -156,11 +208,10 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         from tui.storage import load_session
 
         try:
-            marks = load_session(self.session_id).extra.get("clue_marks")
+            raw = load_session(self.session_id).extra.get("clue_marks")
         except Exception:
             return
-        if isinstance(marks, dict):
-            self.marks = {k: v for k, v in marks.items() if isinstance(k, str) and v in m.MARKS}
+        self.marks, self._marks_dropped = m.read_marks(raw, self.board, self.table.config.players)
 
     def _ready_to_ask(self) -> bool:
         return self._sheet_ready
@@ -263,8 +314,9 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         self._holder = dict(sheet.holder)
         self._candidates = {"suspect": sheet.candidates(b.suspects), "weapon": sheet.candidates(b.weapons),
                             "location": sheet.candidates(b.locations)}
-        self._lacks = sheet.lacks if getattr(self.app, "sheet_auto", False) else None
-        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks, self._lacks)
+        self._lacks = sheet.lacks  # passes are facts you saw: always on the sheet
+        rows = m.sheet_rows(self.view, b, self._holder, self._candidates, self.marks, self._lacks,
+                            self._help())
         table = self.query_one("#sheet", SheetTable)
         if not self._sheet_ready:
             # Card names as long as the room allows when the sheet is built (the side panel is wider then).
@@ -299,11 +351,47 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         elif row.note:  # no room for "up" / "ctr" beside the name: the name whole, dim (the Hand tab says where)
             label = Text(name[:width].ljust(width), style=f"{style} dim italic".strip())
         cells = [label]
-        for value, known in zip(row.cells, row.known, strict=True):
-            style = ("bold green" if known and value == "●" else "bold red" if known and value == "✗"
-                     else "dim" if known else "bold yellow")
+        for value, source in zip(row.cells, row.source, strict=True):
+            if source == "seen":
+                style = "bold green" if value == "●" else "bold red" if value == "✗" else "dim"
+            elif source == "solver":
+                style = "bold blue" if value == "●" else "blue"
+            else:
+                style = "bold yellow"
             cells.append(Text(f" {value or ' '} ".ljust(self._cell_width), style=style))
         return cells
+
+    def _help(self) -> dict[str, list[float]] | None:
+        """The solver's sheet when Settings asks for it (solved in a worker; None until it answers)."""
+        if not getattr(self.app, "sheet_help", False):
+            return None
+        if self._solver_for != len(self.table.log):
+            self._solver_for = len(self.table.log)
+            self._solve_sheet(self.view, self._solver_for)
+        return self._solver_help
+
+    @work(thread=True, exclusive=True, group="sheet-help", exit_on_error=False)
+    def _solve_sheet(self, view: dict, length: int) -> None:
+        """The exact solver on what this seat saw (the notes a person would keep), off the event loop."""
+        from solvers.clue.observations import ObservationLog
+        from solvers.clue.solver import solve
+
+        obs = ObservationLog.from_view(view)
+        try:
+            answer = solve(obs.config or {}, obs.entries()).to_json()
+        except Exception:  # help is a bonus: the sheet stands without it
+            return
+        if answer.get("status") != "ok" or get_current_worker().is_cancelled:
+            return
+        names = list(view["players"])
+        probs = {card: [float(h.get(name, 0.0)) for name in names] + [float(h.get("envelope", 0.0))]
+                 for card, h in answer["holders"].items()}
+        self.app.call_from_thread(self._solved, length, probs)
+
+    def _solved(self, length: int, probs: dict[str, list[float]]) -> None:
+        if length == self._solver_for and self.is_mounted and getattr(self.app, "sheet_help", False):
+            self._solver_help = probs
+            self._render_sheet()
 
     def _hand_text(self) -> Text:
         from engine.clue.board import load_rules
@@ -314,6 +402,11 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         t.append("Your cards\n", style="bold underline")
         for card in v["hand"]:
             t.append(f"• {card}\n")
+        t.append("\nWho has seen your cards\n", style="bold underline")
+        seats = m.Seats.from_view(v)
+        for seat, cards in m.seen_of_mine(v).items():
+            t.append(f"{seats.names[seat]}: ", style="bold")
+            t.append(f"{', '.join(cards)}\n" if cards else "none\n", style="" if cards else "dim")
         t.append("\nPlot cards\n", style="bold underline")
         if v["plot_hand"]:
             for card in v["plot_hand"]:
@@ -519,20 +612,24 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
 
     def sheet_mode_changed(self) -> None:
         """Called by the app when the sheet setting changes: redraw the sheet in the new mode."""
+        if not getattr(self.app, "sheet_help", False):
+            self._solver_help, self._solver_for = None, -1
         if self.is_mounted and self._sheet_ready:
             self._render_sheet()
 
     def on_sheet_table_mark_requested(self, event: SheetTable.MarkRequested) -> None:
-        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks, self._lacks)
+        rows = m.sheet_rows(self.view, self.board, self._holder, self._candidates, self.marks, self._lacks,
+                            self._solver_help if getattr(self.app, "sheet_help", False) else None)
         if not 0 <= event.row < len(rows):
             return
         row = rows[event.row]
         col = event.column - 1
         if row.known[col]:
-            self.notify(f"{row.card}: known from what you saw.", title="Detective sheet")
+            why = "known from what you saw" if row.source[col] == "seen" else "certain by the solver's help"
+            self.notify(f"{row.card}: {why}.", title="Detective sheet")
             return
         key = f"{row.card}|{col}"
-        mark = m.next_mark(self.marks.get(key, ""))
+        mark = m.next_mark(self.marks.get(key, "")) if event.mark is None else event.mark
         if mark:
             self.marks[key] = mark
         else:

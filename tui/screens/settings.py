@@ -29,16 +29,16 @@ class SettingsScreen(ModalScreen):
         themes = Choices([(t, t) for t in THEMES], columns=2, keep_selection=True, id="settings-theme")
         if app.theme in THEMES:
             themes.selected = themes.current = THEMES.index(app.theme)
-        sheet = Choices([("My own marks", False), ("Fill from what I saw", True)],
+        sheet = Choices([("Off", False), ("Solver's certain facts", True)],
                         columns=2, keep_selection=True, id="settings-sheet")
-        sheet.selected = sheet.current = 1 if getattr(app, "sheet_auto", False) else 0
+        sheet.selected = sheet.current = 1 if getattr(app, "sheet_help", False) else 0
         with Vertical(id="settings-box", classes="dialog"):
             yield Static("Settings", classes="dialog-title")
             yield Static("Bot speed", classes="dialog-label")
             yield speed
             yield Static("Theme (also ctrl+t)", classes="dialog-label")
             yield themes
-            yield Static("Clue detective sheet (play)", classes="dialog-label")
+            yield Static("Clue sheet in play: the solver's help", classes="dialog-label")
             yield sheet
             with Horizontal(classes="dialog-buttons"):
                 yield Btn("Close", id="settings-close", variant="primary")
@@ -49,7 +49,7 @@ class SettingsScreen(ModalScreen):
         elif event.choices.id == "settings-theme":
             self.app.theme = event.value
         elif event.choices.id == "settings-sheet":
-            self.app.set_sheet_auto(bool(event.value))  # type: ignore[attr-defined]
+            self.app.set_sheet_help(bool(event.value))  # type: ignore[attr-defined]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "settings-close":
