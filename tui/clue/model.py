@@ -355,6 +355,14 @@ def plan_marks(view: dict, board: Board, reach: set[int]) -> dict[int, str]:
     return out
 
 
+def _square_words(board: Board, node: int, names: tuple[str, ...]) -> str:
+    """"the ? square 3 from Throne Room" (a route stops there) or "the square 2 from Privy"."""
+    a, b, ka, kb = square_index(board.id)[node]
+    near, k = (a, ka) if ka <= kb else (b, kb)
+    kind = "? square" if node in board.plot_squares else "square"
+    return f"the {kind} {k} from {names[near]}"
+
+
 def route_sentence(board: Board, route: Route, long: bool = True) -> str:
     """A route in words, one leg a turn.
 
@@ -365,7 +373,7 @@ def route_sentence(board: Board, route: Route, long: bool = True) -> str:
     head = f"{names[route.target]}: {words.count(route.steps, 'step')}, {words.count(route.turns, 'turn')}"
     legs = []
     for leg in route.legs:
-        where = names[leg.to] if leg.to <= board.centre else node_label(board, leg.to, short=not long)
+        where = names[leg.to] if leg.to <= board.centre else _square_words(board, leg.to, names)
         if long:
             legs.append(f"the secret passage to {where}" if leg.passage else f"walk {leg.steps} to {where}")
         else:

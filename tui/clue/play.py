@@ -572,6 +572,10 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         elif v["to_act"] == self.seat and v["phase"] == "teleport":
             self.submit(("teleport", node))
         else:
+            if v["to_act"] == self.seat:  # your turn, but no move now: say why ("Roll the dice first")
+                reason = self._why_not(("move", node))
+                if reason:
+                    self.notify(reason, title="Not allowed", severity="warning", markup=False)
             self._tell_route(node)
 
     def _tell_route(self, node: int) -> None:
