@@ -99,3 +99,65 @@ async def test_what_rests_on_a_selected_note() -> None:
         why = app.screen
         assert isinstance(why, WhyScreen)
         assert why.shown == [("at", W[2], "Bob"), ("not", W[2], "Cat"), ("not", W[2], "envelope")]
+
+
+@sync
+async def test_y_explains_the_focused_sheet_card_not_a_note_tapped_earlier() -> None:
+    """Issue 23 finding 7: tap a log row, then a sheet cell, press y: the card is explained, not the row."""
+    app = AssistApp("why-focus", sample_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.click("#ax-entry-0")
+        await settle(pilot)
+        assert app.screen._selected() == 0
+        await tap_cell(pilot, W[4], "Bob")  # War Axe: only a chance at Bob, so the tap opens nothing
+        assert not isinstance(app.screen, WhyScreen)
+        assert app.focused is app.screen.query_one("#ax-sheet")
+        await pilot.press("y")
+        await settle(pilot)
+        why = app.screen
+        assert isinstance(why, WhyScreen)
+        assert why.resting_on is None
+        assert why.shown and all(f[1] == W[4] for f in why.shown)
+        await pilot.press("escape")
+        await settle(pilot)
+        # Back on the log, y explains the selected note again.
+        await pilot.click("#ax-entry-2")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, WhyScreen) and app.screen.resting_on == 2
+
+
+@sync
+async def test_the_why_footer_follows_the_highlighted_note() -> None:
+    """Issue 23 finding 7: the line under the Why list named a note highlighted earlier."""
+    app = AssistApp("why-foot", sample_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        app.screen.open_why("Why is it certain?")  # every certain fact, with its notes
+        await settle(pilot)
+        why = app.screen
+        assert isinstance(why, WhyScreen)
+        for _ in range(200):
+            if why.done:
+                break
+            await pilot.pause(0.05)
+        ol = why.query_one("#why-list")
+        notes = [(i, why._note_of(o.id)) for i, o in enumerate(ol.options) if why._note_of(o.id) is not None]
+        distinct = {}
+        for i, note in notes:
+            distinct.setdefault(note, i)
+        assert len(distinct) >= 2, notes
+        (first, i_first), (second, i_second) = list(distinct.items())[:2]
+        ol.highlighted = i_first
+        await settle(pilot)
+        assert f"note #{first + 1}" in str(why.query_one("#why-rests").render())
+        ol.highlighted = i_second
+        await pilot.pause()
+        why._show_rests(first, [])  # the first note's answer arriving late, as under load
+        rests = str(why.query_one("#why-rests").render())
+        assert f"#{first + 1}" not in rests, rests
+        await settle(pilot)
+        rests = str(why.query_one("#why-rests").render())
+        assert f"note #{second + 1}" in rests, rests

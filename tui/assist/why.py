@@ -164,6 +164,9 @@ class WhyScreen(ModalScreen[int | None]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         note = self._note_of(event.option.id)
         if note is not None and self.explainer is not None:
+            # The line names the note highlighted now at once: an older answer never stays under it.
+            label = "the opening" if note < 0 else f"note #{note + 1}"
+            self.query_one("#why-rests", Static).update(f"What rests on {label}…")
             self._rests(note)
 
     @work(thread=True, exclusive=True, group="rests", exit_on_error=False)
@@ -173,7 +176,15 @@ class WhyScreen(ModalScreen[int | None]):
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_rests, note, lost)
 
+    def _highlighted_note(self) -> int | None:
+        ol = self.query_one("#why-list", OptionList)
+        if ol.highlighted is None:
+            return None
+        return self._note_of(ol.get_option_at_index(ol.highlighted).id)
+
     def _show_rests(self, note: int, lost: list[Any]) -> None:
+        if note != self._highlighted_note():  # a late answer for a note highlighted earlier
+            return
         label = "the opening" if note < 0 else f"note #{note + 1}"
         if not lost:
             text = f"Without {label} everything certain stays certain."
