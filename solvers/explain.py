@@ -270,6 +270,18 @@ class Explainer:
             self._found.insert(0, key)
         return got
 
+    def why_without(self, fact: Fact, note: int) -> list[int] | None:
+        """Another minimal set of notes that proves ``fact`` without ``note`` (None: the fact rests on it).
+
+        The Why view cites one proof; when a cited note can go and the fact stays certain, this is
+        the proof that remains, so "without #1 nothing changes" is never said beside "#1 proves it"
+        with no word of why.
+        """
+        rest = self._all - {note}
+        if not self.holds(fact, rest):
+            return None
+        return minimal_sufficient(lambda s: self.holds(fact, s), sorted(rest))
+
     def rests_on(self, note: int) -> list[Fact]:
         """The certain facts that would no longer be certain without ``note`` (in the facts' order)."""
         without = self.certain(self._all - {note})

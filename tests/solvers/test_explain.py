@@ -349,3 +349,27 @@ def test_solve_explain_numbers_notes_from_1_as_the_app_does(tmp_path):
     cited = {int(n) for n in re.findall(r"#(\d+) ", readable)}
     assert cited and 0 not in cited
     assert cited == {i + 1 for w in out["why"] for i in w["entries"] if i >= 0}  # the JSON keeps log indices
+
+
+class _TwoProofs:
+    """A toy oracle: fact "f" is certain from note 1 or from notes 2 and 3; "g" rests on note 4."""
+
+    notes = (1, 2, 3, 4)
+
+    def certain(self, kept):
+        out = []
+        if 1 in kept or {2, 3} <= kept:
+            out.append("f")
+        if 4 in kept:
+            out.append("g")
+        return out
+
+
+def test_why_without_a_cited_note_gives_the_other_proof_and_agrees_with_rests_on():
+    """Issue 23 finding 7: a cited note that the fact does not rest on has another proof to name."""
+    ex = Explainer(_TwoProofs())
+    assert ex.why("f") == [1]
+    assert "f" not in ex.rests_on(1)
+    assert ex.why_without("f", 1) == [2, 3]
+    assert ex.why_without("g", 4) is None and "g" in ex.rests_on(4)
+    assert ex.why_without("f", 4) == [1]

@@ -3,7 +3,7 @@ note to jump to it and edit it; Esc goes back. Snapshots at the SSH size and a w
 
 from __future__ import annotations
 
-from assist_helpers import W, sample_session, settle, sync
+from assist_helpers import L, S, W, sample_session, settle, sync
 from textual.pilot import Pilot
 
 from tui.assist.why import WhyScreen
@@ -161,3 +161,33 @@ async def test_the_why_footer_follows_the_highlighted_note() -> None:
         await settle(pilot)
         rests = str(why.query_one("#why-rests").render())
         assert f"note #{second + 1}" in rests, rests
+
+
+@sync
+async def test_a_cited_note_that_is_not_needed_names_the_proof_that_remains() -> None:
+    """Issue 23 finding 7: "#3 proves it" sat beside "Without note #3 everything certain stays certain"
+    when a second note proved the same fact. The line under the list now names the other proof."""
+    from assist_helpers import sample_log
+
+    again = {"type": "rumor", "by": "Ann", "cards": [S[3], W[2], L[7]], "passed": [], "shown_by": "Bob", "card": W[2]}
+    app = AssistApp("why-agree", sample_session([*sample_log(), again]))
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await tap_cell(pilot, W[2], "Bob")  # Arakh at Bob: shown to me twice, #3 and #6
+        why = app.screen
+        assert isinstance(why, WhyScreen)
+        for _ in range(200):
+            if why.done:
+                break
+            await pilot.pause(0.05)
+        prompts = [str(o.prompt).strip() for o in why.query_one("#why-list").options]
+        cited = [p.split()[0] for p in prompts[1:3] if p.startswith("#")]
+        assert cited and cited[0] in ("#3", "#6"), prompts
+        other = "#6" if cited[0] == "#3" else "#3"
+        for _ in range(100):
+            rests = str(why.query_one("#why-rests").render())
+            if "…" not in rests and "Tap a note" not in rests:
+                break
+            await pilot.pause(0.05)
+        assert "everything certain stays certain" not in rests, rests
+        assert f"Without note {cited[0]}, Arakh is at Bob still follows from {other}" in rests, rests
