@@ -11,7 +11,9 @@ certain from some notes is certain from any larger set.  That is all the search 
 
 * **sufficient**: the fact is certain from the config and those notes alone, and
 * **minimal**: without any one of them it is not (a *minimal* set, not necessarily the
-  smallest one; finding the smallest is NP-hard in general).
+  smallest one; finding the smallest is NP-hard in general), and
+* **recent**: of two proofs the later notes are kept, the ones that made the fact true as the
+  table stands now (a look at my card after a swap, not the opening and the swap before it).
 
 Method: a small candidate set first, then a deletion pass that makes it minimal.  The
 candidate is the game's own quick answer when it has one (Clue: the core of assumption literals
@@ -70,13 +72,15 @@ def minimal_sufficient(
     the divide-and-conquer first (worth it when the candidates are many); the deletion pass
     always runs last.
     """
-    cand = list(candidates)
+    cand = sorted(candidates)
     if holds(frozenset()):
         return []
     if shrink and len(cand) > 4:
-        cand = sorted(_quickxplain(holds, frozenset(), cand))
+        cand = sorted(_quickxplain(holds, frozenset(), cand[::-1]))  # QuickXplain keeps the first it is given
     keep = list(cand)
-    for i in reversed(cand):
+    # The earliest notes go first: of two proofs the later one stays, the note that made the fact
+    # true as it stands now ("I looked: the Cheater", not "the opening, then my swap with T2").
+    for i in cand:
         trial = [j for j in keep if j != i]
         if holds(frozenset(trial)):
             keep = trial

@@ -191,3 +191,11 @@ async def test_a_cited_note_that_is_not_needed_names_the_proof_that_remains() ->
             await pilot.pause(0.05)
         assert "everything certain stays certain" not in rests, rests
         assert f"Without note {cited[0]}, Arakh is at Bob still follows from {other}" in rests, rests
+
+
+def test_the_opening_row_of_a_why_list_is_the_opening_not_note_2():
+    """Issue 23 finding 7: the opening's row ("note-0--1") was read as note 1, so the line under the
+    list spoke of "note #2" and a tap on the opening opened note #2 for editing."""
+    assert WhyScreen._note_of("note-0--1") == -1
+    assert WhyScreen._note_of("note-3-12") == 12
+    assert WhyScreen._fact_index("note-3--1") == 3

@@ -158,7 +158,7 @@ class WhyScreen(ModalScreen[int | None]):
     def _note_of(option_id: str | None) -> int | None:
         if not option_id or not option_id.startswith("note-"):
             return None
-        return int(option_id.rsplit("-", 1)[1])
+        return int(option_id.split("-", 2)[2])  # "note-0--1": the opening is note -1, not note 1
 
     @staticmethod
     def _fact_index(option_id: str | None) -> int | None:
