@@ -150,3 +150,23 @@ async def test_a_tap_on_a_plan_row_shows_that_route():
         node = int(grid.coordinate_to_cell_key((3, 0)).row_key.value)
         shown = str(app.screen.query_one("#plan-route").render()).replace("\n", " ")
         assert route_sentence(board, routes[node], long=False) in shown, shown
+
+
+@run_async
+async def test_a_tap_after_moving_tells_the_route_without_saying_roll_first():
+    """Found in tmux: after moving, a tap on a place said "Roll the dice before you move." (wrong now)."""
+    board = load_board("red-keep")
+    table = new_table(3, seed=2)
+    assert advance(table, lambda v: me_to_act("after")(v) and bool(v["dice"]))
+    view = table.view(0)
+    here = _here(view)
+    target = next(n for n in range(board.centre + 1) if n != here)
+    app = UnmaskApp(table=table, session_id="plan-after", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notes = record_notes(app)
+        before = len(table.log)
+        assert await pilot.click(f"#loc-{target}")
+        await pilot.pause()
+        assert len(table.log) == before
+        assert notes == [route_sentence(board, plan(board, here)[target])], notes

@@ -572,7 +572,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         elif v["to_act"] == self.seat and v["phase"] == "teleport":
             self.submit(("teleport", node))
         else:
-            if v["to_act"] == self.seat:  # your turn, but no move now: say why ("Roll the dice first")
+            if v["to_act"] == self.seat and v["phase"] == "start":  # say why first: "Roll the dice …"
                 reason = self._why_not(("move", node))
                 if reason:
                     self.notify(reason, title="Not allowed", severity="warning", markup=False)
