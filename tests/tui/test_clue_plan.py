@@ -170,3 +170,18 @@ async def test_a_tap_after_moving_tells_the_route_without_saying_roll_first():
         await pilot.pause()
         assert len(table.log) == before
         assert notes == [route_sentence(board, plan(board, here)[target])], notes
+
+
+def test_a_tap_on_a_place_no_single_path_leads_to_walks_the_best_route():
+    """Found in tmux: 2 steps from the Great Pyramid, a tap on Meereen location 5 (no path from the
+    centre) said "You cannot move from here with this roll"; it now walks toward the route's first stop."""
+    from tui.clue.model import walk_target
+
+    board = load_board("meereen")
+    centre, five = board.centre, board.location_node("Meereen location 5")
+    view = {"positions": {"Hizdahr zo Loraq": centre}, "characters": ["Hizdahr zo Loraq"], "seat": 0,
+            "steps": 2, "left": []}
+    first = plan(board, centre)[five].legs[0].to
+    stop = walk_target(view, board, five)
+    assert stop is not None and stop in board.destinations(centre, 2, frozenset())
+    assert board.distance(stop, first) == board.distance(centre, first) - 2

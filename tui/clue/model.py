@@ -449,7 +449,13 @@ def move_options(view: dict, board: Board) -> list[MoveOption]:
 def walk_target(view: dict, board: Board, node: int) -> int | None:
     """Where a click on ``node`` moves the viewer's token this roll (toward it if out of reach)."""
     here = view["positions"][view["characters"][view["seat"]]]
-    return board.path_toward(here, node, view["steps"], frozenset(view["left"]))
+    steps, left = view["steps"], frozenset(view["left"])
+    target = board.path_toward(here, node, steps, left)
+    if target is None:  # no path leads there without a stop: walk toward the best route's first stop
+        route = plan(board, here).get(node)
+        if route is not None and not route.legs[0].passage:
+            target = board.path_toward(here, route.legs[0].to, steps, left)
+    return target
 
 
 # --------------------------------------------------------------------------- status
