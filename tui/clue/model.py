@@ -326,7 +326,13 @@ def my_node(view: dict) -> int:
 
 def routes(view: dict, board: Board) -> dict[int, Route]:
     """The best route from the viewer's token to every place (engine.clue.plan)."""
-    return plan(board, my_node(view))
+    return _routes_from(board.id, my_node(view))
+
+
+@cache
+def _routes_from(board_id: str, node: int) -> dict[int, Route]:
+    """Routes depend only on the board and the start: computed once each (a few ms), not per redraw."""
+    return plan(load_board(board_id), node)
 
 
 def plan_marks(view: dict, board: Board, reach: set[int]) -> dict[int, str]:
@@ -420,7 +426,7 @@ def move_options(view: dict, board: Board) -> list[MoveOption]:
     steps = view["steps"]
     left = frozenset(view["left"])
     dests = sorted(a[1] for a in view["legal"] if a[0] == "move")
-    best = plan(board, here)
+    best = _routes_from(board.id, here)
     out = []
     used = set()
     for node in range(board.centre + 1):
@@ -452,7 +458,7 @@ def walk_target(view: dict, board: Board, node: int) -> int | None:
     steps, left = view["steps"], frozenset(view["left"])
     target = board.path_toward(here, node, steps, left)
     if target is None:  # no path leads there without a stop: walk toward the best route's first stop
-        route = plan(board, here).get(node)
+        route = _routes_from(board.id, here).get(node)
         if route is not None and not route.legs[0].passage:
             target = board.path_toward(here, route.legs[0].to, steps, left)
     return target
