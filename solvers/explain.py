@@ -11,7 +11,9 @@ certain from some notes is certain from any larger set.  That is all the search 
 
 * **sufficient**: the fact is certain from the config and those notes alone, and
 * **minimal**: without any one of them it is not (a *minimal* set, not necessarily the
-  smallest one; finding the smallest is NP-hard in general).
+  smallest one; finding the smallest is NP-hard in general), and
+* **recent**: of two proofs the later notes are kept, the ones that made the fact true as the
+  table stands now (a look at my card after a swap, not the opening and the swap before it).
 
 Method: a small candidate set first, then a deletion pass that makes it minimal.  The
 candidate is the game's own quick answer when it has one (Clue: the core of assumption literals
@@ -70,13 +72,15 @@ def minimal_sufficient(
     the divide-and-conquer first (worth it when the candidates are many); the deletion pass
     always runs last.
     """
-    cand = list(candidates)
+    cand = sorted(candidates)
     if holds(frozenset()):
         return []
     if shrink and len(cand) > 4:
-        cand = sorted(_quickxplain(holds, frozenset(), cand))
+        cand = sorted(_quickxplain(holds, frozenset(), cand[::-1]))  # QuickXplain keeps the first it is given
     keep = list(cand)
-    for i in reversed(cand):
+    # The earliest notes go first: of two proofs the later one stays, the note that made the fact
+    # true as it stands now ("I looked: the Cheater", not "the opening, then my swap with T2").
+    for i in cand:
         trial = [j for j in keep if j != i]
         if holds(frozenset(trial)):
             keep = trial
@@ -269,6 +273,18 @@ class Explainer:
         if got and key not in self._found:
             self._found.insert(0, key)
         return got
+
+    def why_without(self, fact: Fact, note: int) -> list[int] | None:
+        """Another minimal set of notes that proves ``fact`` without ``note`` (None: the fact rests on it).
+
+        The Why view cites one proof; when a cited note can go and the fact stays certain, this is
+        the proof that remains, so "without #1 nothing changes" is never said beside "#1 proves it"
+        with no word of why.
+        """
+        rest = self._all - {note}
+        if not self.holds(fact, rest):
+            return None
+        return minimal_sufficient(lambda s: self.holds(fact, s), sorted(rest))
 
     def rests_on(self, note: int) -> list[Fact]:
         """The certain facts that would no longer be certain without ``note`` (in the facts' order)."""

@@ -349,3 +349,54 @@ def test_solve_explain_numbers_notes_from_1_as_the_app_does(tmp_path):
     cited = {int(n) for n in re.findall(r"#(\d+) ", readable)}
     assert cited and 0 not in cited
     assert cited == {i + 1 for w in out["why"] for i in w["entries"] if i >= 0}  # the JSON keeps log indices
+
+
+class _TwoProofs:
+    """A toy oracle: fact "f" is certain from note 1 or from notes 2 and 3; "g" rests on note 4."""
+
+    notes = (1, 2, 3, 4)
+
+    def certain(self, kept):
+        out = []
+        if 1 in kept or {2, 3} <= kept:
+            out.append("f")
+        if 4 in kept:
+            out.append("g")
+        return out
+
+
+def test_why_without_a_cited_note_gives_the_other_proof_and_agrees_with_rests_on():
+    """Issue 23 finding 7: a cited note that the fact does not rest on has another proof to name."""
+    ex = Explainer(_TwoProofs())
+    assert ex.why("f") == [2, 3]  # the later proof
+    assert "f" not in ex.rests_on(2)
+    assert ex.why_without("f", 2) == [1]
+    assert ex.why_without("f", 1) == [2, 3]
+    assert ex.why_without("g", 4) is None and "g" in ex.rests_on(4)
+    assert ex.why_without("f", 4) == [2, 3]
+
+
+def test_of_two_proofs_the_later_notes_are_named():
+    """Issue 23 finding 7: the opening and an early note were named when a later note alone proved it."""
+    def holds(s):
+        return {0, 3} <= s or 7 in s
+
+    assert minimal_sufficient(holds, range(10)) == [7]
+    assert minimal_sufficient(holds, range(10), shrink=False) == [7]
+
+
+def test_a_mascarade_why_names_my_later_look_not_the_opening_and_my_swap():
+    """Issue 23 finding 7: "the Cheater is at Ann" cited the opening and my swap with T2; the look at my
+    card after that swap (#5) is the reason as the table stands now."""
+    from solvers.mascarade.explain import OPENING
+
+    config = {"players": ["Ann", "Bob", "Cy", "Dee"], "me": "Ann",
+              "opening": {"Ann": "judge", "Bob": "trickster", "Cy": "empress", "Dee": "king", "T1": "thief",
+                          "T2": "cheater"}}
+    log = [{"t": "swap", "by": "Bob", "with": "T1"}, {"t": "swap", "by": "Cy", "with": "Dee"},
+           {"t": "swap", "by": "Dee", "with": "Ann"}, {"t": "swap", "by": "Ann", "with": "T2", "swapped": True},
+           {"t": "look", "by": "Ann", "card": "cheater"}]
+    ex = mascarade_explainer(config, log)
+    assert ("at", "Ann", "cheater") in ex.facts
+    assert ex.why(("at", "Ann", "cheater")) == [4]
+    assert set(ex.why_without(("at", "Ann", "cheater"), 4) or []) == {OPENING, 3}

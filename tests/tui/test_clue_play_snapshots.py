@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tui_helpers import SIZES, find_table, me_to_act, new_table, settle, snapshot_test
+from tui_helpers import SIZES, advance, find_table, me_to_act, new_table, settle, snapshot_test
 
 from tui.app import UnmaskApp
 
@@ -41,3 +41,14 @@ test_teleport_dialog = snapshot(at(me_to_act("teleport")))
 test_peek_dialog = snapshot(at(_legal("play")), "v")
 test_aside_dialog = snapshot(at(me_to_act("aside"), players=2))
 test_end_screen = snapshot(at(lambda v: v["over"]))
+
+# Issue 23 finding 3: the board a player can plan on. After a roll the places in reach carry "◆" and
+# their steps, the others their distance; the Plan tab (5) lists every place with the route to one.
+test_board_after_a_roll = snapshot(lambda: _at_move(2))
+test_plan_tab = snapshot(lambda: _at_move(2), "5", "down", "down")
+
+
+def _at_move(seed: int):
+    table = new_table(3, seed)
+    assert advance(table, me_to_act("move"))
+    return table

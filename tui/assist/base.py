@@ -517,13 +517,22 @@ class AssistScreenBase(AutosaveMixin, Screen[None]):
 
     def action_why(self) -> None:
         """y (whY): with a note selected in the log, what rests on it (the certain facts that would not be
-        certain without it, each with its proof); else every certain fact with the notes behind it."""
+        certain without it, each with its proof); else every certain fact with the notes behind it.
+
+        It explains what has the focus when pressed: a focused view that can explain its own cursor
+        (the Clue sheet's card) wins over a note selected earlier in the log."""
+        if self._why_focused():
+            return
         i = self._selected()
         if i is not None:
             self.open_why(f"What rests on note #{i + 1}: the facts that would not be certain without it",
                           resting_on=i)
         else:
             self.open_why("Why is it certain? Every certain fact and the notes that prove it")
+
+    def _why_focused(self) -> bool:
+        """Explain what the focused widget points at, if it is a view with its own why (True: done)."""
+        return False
 
     def open_why(self, title: str, wanted: FactFilter | None = None, first: Any = None,
                  resting_on: int | None = None) -> None:

@@ -158,24 +158,54 @@ class WhyScreen(ModalScreen[int | None]):
     def _note_of(option_id: str | None) -> int | None:
         if not option_id or not option_id.startswith("note-"):
             return None
-        return int(option_id.rsplit("-", 1)[1])
+        return int(option_id.split("-", 2)[2])  # "note-0--1": the opening is note -1, not note 1
+
+    @staticmethod
+    def _fact_index(option_id: str | None) -> int | None:
+        if not option_id or not option_id.startswith("note-"):
+            return None
+        return int(option_id.split("-")[1])
 
     @on(OptionList.OptionHighlighted, "#why-list")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         note = self._note_of(event.option.id)
+        k = self._fact_index(event.option.id)
         if note is not None and self.explainer is not None:
-            self._rests(note)
+            # The line names the note highlighted now at once: an older answer never stays under it.
+            label = "the opening" if note < 0 else f"note #{note + 1}"
+            self.query_one("#why-rests", Static).update(f"What rests on {label}…")
+            self._rests(note, self.shown[k] if k is not None and k < len(self.shown) else None)
 
     @work(thread=True, exclusive=True, group="rests", exit_on_error=False)
-    def _rests(self, note: int) -> None:
+    def _rests(self, note: int, fact: Any = None) -> None:
         worker = get_current_worker()
         lost = self.explainer.rests_on(note)
+        other = None
+        if fact is not None and fact not in lost:  # the cited note can go: name the proof that remains
+            other = self.explainer.why_without(fact, note)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show_rests, note, lost)
+            self.app.call_from_thread(self._show_rests, note, lost, fact, other)
 
-    def _show_rests(self, note: int, lost: list[Any]) -> None:
+    def _highlighted_note(self) -> int | None:
+        ol = self.query_one("#why-list", OptionList)
+        if ol.highlighted is None:
+            return None
+        return self._note_of(ol.get_option_at_index(ol.highlighted).id)
+
+    def _show_rests(self, note: int, lost: list[Any], fact: Any = None, other: list[int] | None = None) -> None:
+        if note != self._highlighted_note():  # a late answer for a note highlighted earlier
+            return
         label = "the opening" if note < 0 else f"note #{note + 1}"
-        if not lost:
+        if other is not None:
+            # Cited, yet not needed: the fact has another proof. Say which, and what rests on the note.
+            proof = ", ".join("the opening" if i < 0 else f"#{i + 1}" for i in other) or "the setup and the events"
+            text = f"Without {label}, {self.mod.fact_sentence(fact)} still follows from {proof}"
+            if lost:
+                said = [self.mod.fact_sentence(f) for f in lost]
+                more = f" and {len(said) - 4} more" if len(said) > 4 else ""
+                text += "; only these would no longer be certain: " + "; ".join(said[:4]) + more
+            text += "."
+        elif not lost:
             text = f"Without {label} everything certain stays certain."
         else:
             said = [self.mod.fact_sentence(f) for f in lost]

@@ -379,6 +379,21 @@ class ClueAssistScreen(AssistScreenBase):
         if any(m.sheet_cell(sheet.solution, card, h).mark in ("yes", "no") for h in sheet.holders):
             self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card)
 
+    def _why_focused(self) -> bool:
+        """y with the sheet focused: why the card under its cursor is where it is (not a note selected
+        earlier in the log)."""
+        sheet = self.query_one("#ax-sheet", SheetTable)
+        if self.focused is not sheet:
+            return False
+        card = sheet.card_at_cursor()
+        if card is None or sheet.solution is None or self.state != "ok":
+            return False
+        if not any(m.sheet_cell(sheet.solution, card, h).mark in ("yes", "no") for h in sheet.holders):
+            self.notify(f"Nothing about {card} is certain yet.", title="Why?", markup=False)
+            return True
+        self.open_why(f"Why? {card}", wanted=lambda f: f[1] == card)
+        return True
+
     @on(SheetTable.Tapped, "#ax-sheet")
     def _cell_tapped(self, event: SheetTable.Tapped) -> None:
         """One tap on a ✓ or ✗: why it is certain (with the card's other marks below it)."""

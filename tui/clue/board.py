@@ -1,8 +1,9 @@
 """The Clue board: the locations on the perimeter of a 4 x 4 grid, the centre in its middle 2 x 2.
 
 Each place is a clickable cell that draws a :class:`tui.clue.model.CellModel`: its short name,
-the suspect tokens and weapons there, a secret-passage marker, and a highlight when the
-viewer can reach it now. Cells pick long or short names to fit the room they get.
+the suspect tokens and weapons there, a secret-passage marker, its distance from the viewer
+("→9" steps, "⇄" by the passage) and, when this roll reaches it, a highlight and a "◆" mark.
+Cells pick long or short names to fit the room they get.
 """
 
 from __future__ import annotations
@@ -100,18 +101,31 @@ def cell_text(cell: CellModel, board: Board, me: str, players: set[str], width: 
 
     options = layouts()
     name_text = cell.name[:width]
+
+    def framed(name: str, tail: list[Text]) -> tuple[Text, list[Text]]:
+        """The name line with the plan mark at its end when both fit, else the mark on a line of its own."""
+        line = Text(name, style="bold")
+        if not cell.plan:
+            return line, tail
+        mark = Text(cell.plan, style="bold" if cell.plan.startswith("◆") else "italic")
+        if len(name) + 1 + len(cell.plan) <= width:
+            line.append(" " * (width - len(name) - len(cell.plan)) if width <= 16 else " ")
+            line.append_text(mark)
+            return line, tail
+        return line, [mark, *tail]
+
     # (name line, tail lines) to try in turn: the passage's destination first, then only its arrow.
     frames: list[tuple[Text, list[Text]]] = []
     if cell.passage_to:
         compact = next((f"{name_text}{sep}⇄" for sep in (" ", "") if len(name_text) + len(sep) + 1 <= width), None)
-        full = (Text(name_text, style="bold"), _passage_lines(cell.passage_to, width))
+        full = framed(name_text, _passage_lines(cell.passage_to, width))
         if compact and height < 4:
-            frames.append((Text(compact, style="bold"), []))
+            frames.append(framed(compact, []))
         frames.append(full)
         if compact and height >= 4:
-            frames.append((Text(compact, style="bold"), []))
+            frames.append(framed(compact, []))
     else:
-        frames.append((Text(name_text, style="bold"), []))
+        frames.append(framed(name_text, []))
     chosen: tuple[Text, list[Text], list[Text]] | None = None
     for name, tail in frames:
         room = height - 1 - len(tail)

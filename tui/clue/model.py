@@ -12,6 +12,7 @@ from functools import cache
 
 from engine import words
 from engine.clue.board import Board, load_board, load_rules
+from engine.clue.plan import Route, plan, steps_needed
 
 REASONS = {
     "solved": "solved the plot",
@@ -240,11 +241,13 @@ class CellModel:
     passage_to: str | None = None
     reachable: bool = False
     here: bool = False  # the viewer's token stands here
+    plan: str = ""  # "◆3" in reach of this roll (3 steps), "→9" steps away, "⇄" by the secret passage
 
 
 def board_cells(view: dict, board: Board, reachable: set[int]) -> dict[int, CellModel]:
     """What each location and the centre shows."""
     me = view["characters"][view["seat"]]
+    marks = plan_marks(view, board, reachable)
     cells = {}
     for node in range(board.centre + 1):
         passage = board.passages.get(node)
@@ -253,6 +256,7 @@ def board_cells(view: dict, board: Board, reachable: set[int]) -> dict[int, Cell
             name=board.short[node],
             passage_to=board.short[passage] if passage is not None else None,
             reachable=node in reachable,
+            plan=marks.get(node, ""),
         )
     for sus in board.suspects:
         node = view["positions"][sus]
@@ -315,6 +319,101 @@ def reachable(view: dict, board: Board) -> set[int]:
     return {a[1] for a in view["legal"] if a[0] == kind} if kind else set()
 
 
+def my_node(view: dict) -> int:
+    """Where the viewer's token stands."""
+    return view["positions"][view["characters"][view["seat"]]]
+
+
+def routes(view: dict, board: Board) -> dict[int, Route]:
+    """The best route from the viewer's token to every place (engine.clue.plan)."""
+    return _routes_from(board.id, my_node(view))
+
+
+@cache
+def _routes_from(board_id: str, node: int) -> dict[int, Route]:
+    """Routes depend only on the board and the start: computed once each (a few ms), not per redraw."""
+    return plan(load_board(board_id), node)
+
+
+def plan_marks(view: dict, board: Board, reach: set[int]) -> dict[int, str]:
+    """The mark each place shows: "◆3" in reach of this roll (3 steps), "◆" for a Master of Whisperers'
+    choice, "→9" the steps of the best route, "⇄" by the secret passage ("→5⇄": 5 steps and the passage).
+
+    A mark, not only a colour, so the places this roll reaches stand out in any theme and on a
+    terminal without colours.
+    """
+    here = my_node(view)
+    best = routes(view, board)
+    left = frozenset(view["left"])
+    out: dict[int, str] = {}
+    for node in range(board.centre + 1):
+        if node == here:
+            continue
+        if node in reach:
+            steps = steps_needed(board, here, node, left) if view["phase"] == "move" else None
+            out[node] = "◆" if steps is None else f"◆{steps}"
+        elif node in best:
+            route = best[node]
+            if route.by_passage:
+                out[node] = "⇄" if route.steps == 0 else f"→{route.steps}⇄"
+            else:
+                out[node] = f"→{route.steps}"
+    return out
+
+
+def _square_words(board: Board, node: int, names: tuple[str, ...]) -> str:
+    """"the ? square 3 from Throne Room" (a route stops there) or "the square 2 from Privy"."""
+    a, b, ka, kb = square_index(board.id)[node]
+    near, k = (a, ka) if ka <= kb else (b, kb)
+    kind = "? square" if node in board.plot_squares else "square"
+    return f"the {kind} {k} from {names[near]}"
+
+
+def route_sentence(board: Board, route: Route, long: bool = True) -> str:
+    """A route in words, one leg a turn.
+
+    Long: "Privy: 9 steps, 2 turns at best: walk 4 to Location 6, then walk 5 to Privy."
+    Short (the Plan tab at 80 columns): "Privy: 9 steps, 2 turns: 4 to Location 6, 5 to Privy."
+    """
+    names = board.node_names if long else board.short
+    head = f"{names[route.target]}: {words.count(route.steps, 'step')}, {words.count(route.turns, 'turn')}"
+    legs = []
+    for leg in route.legs:
+        where = names[leg.to] if leg.to <= board.centre else _square_words(board, leg.to, names)
+        if long:
+            legs.append(f"the secret passage to {where}" if leg.passage else f"walk {leg.steps} to {where}")
+        else:
+            legs.append(f"⇄ {where}" if leg.passage else f"{leg.steps} to {where}")
+    if long:
+        return f"{head} at best: {', then '.join(legs)}."
+    return f"{head}: {', '.join(legs)}."
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    node: int
+    mark: str  # "◆" in reach of this roll, "⇄" by the passage, "" otherwise
+    name: str
+    steps: int
+    turns: int
+
+
+def plan_rows(view: dict, board: Board) -> list[PlanRow]:
+    """Every place with its distance from the viewer's token, nearest first (in turns, then steps)."""
+    here = my_node(view)
+    reach = reachable(view, board)
+    best = routes(view, board)
+    rows = []
+    for node in range(board.centre + 1):
+        if node == here or node not in best:
+            continue
+        route = best[node]
+        mark = "◆" if node in reach else "⇄" if route.by_passage else ""
+        rows.append(PlanRow(node, mark, board.short[node], route.steps, route.turns))
+    rows.sort(key=lambda r: (r.mark != "◆", r.turns, r.steps, r.node))
+    return rows
+
+
 @dataclass(frozen=True)
 class MoveOption:
     label: str
@@ -327,11 +426,14 @@ def move_options(view: dict, board: Board) -> list[MoveOption]:
     steps = view["steps"]
     left = frozenset(view["left"])
     dests = sorted(a[1] for a in view["legal"] if a[0] == "move")
+    best = _routes_from(board.id, here)
     out = []
     used = set()
     for node in range(board.centre + 1):
         if node in dests:
-            out.append(MoveOption(f"Enter {board.node_names[node]}", node))
+            need = steps_needed(board, here, node, left)
+            cost = f" ({words.count(need, 'step')})" if need is not None else ""
+            out.append(MoveOption(f"◆ Enter {board.node_names[node]}{cost}", node))
             used.add(node)
     for node in range(board.centre + 1):
         if node in dests or node == here:
@@ -339,7 +441,10 @@ def move_options(view: dict, board: Board) -> list[MoveOption]:
         stop = board.path_toward(here, node, steps, left)
         if stop is None or stop <= board.centre:
             continue
-        out.append(MoveOption(f"Toward {board.short[node]} (stop {node_label(board, stop)})", stop))
+        far = ""
+        if node in best:
+            far = f", {words.count(best[node].steps, 'step')} in {words.count(best[node].turns, 'turn')}"
+        out.append(MoveOption(f"Toward {board.short[node]}{far} (stop {node_label(board, stop)})", stop))
         used.add(stop)
     for node in dests:
         if node not in used:
@@ -350,7 +455,13 @@ def move_options(view: dict, board: Board) -> list[MoveOption]:
 def walk_target(view: dict, board: Board, node: int) -> int | None:
     """Where a click on ``node`` moves the viewer's token this roll (toward it if out of reach)."""
     here = view["positions"][view["characters"][view["seat"]]]
-    return board.path_toward(here, node, view["steps"], frozenset(view["left"]))
+    steps, left = view["steps"], frozenset(view["left"])
+    target = board.path_toward(here, node, steps, left)
+    if target is None:  # no path leads there without a stop: walk toward the best route's first stop
+        route = _routes_from(board.id, here).get(node)
+        if route is not None and not route.legs[0].passage:
+            target = board.path_toward(here, route.legs[0].to, steps, left)
+    return target
 
 
 # --------------------------------------------------------------------------- status

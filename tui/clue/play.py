@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, Footer, Static, TabbedContent, Ta
 from textual.worker import get_current_worker
 
 from engine import words
+from engine.clue.plan import best_roll
 from tui.clue import model as m
 from tui.clue.board import BoardView, LocationCell
 from tui.widgets.botloop import UNDO_HELP
@@ -54,7 +55,7 @@ ACTIONS: tuple[tuple[str, str, str, str], ...] = (
 )
 DIALOG_KINDS = {"move", "rumor", "accuse", "show", "teleport", "peek", "look_aside"}
 AUTO_DIALOG = {"refute": "show", "offer": "offer", "teleport": "teleport", "peek": "peek", "aside": "look_aside"}
-TABS = ("tab-log", "tab-sheet", "tab-hand", "tab-players")
+TABS = ("tab-log", "tab-sheet", "tab-hand", "tab-players", "tab-plan")
 
 
 def sheet_legend() -> Text:
@@ -143,6 +144,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         Binding("2", "tab(1)", "Sheet tab", show=False, id="play-tab-sheet"),
         Binding("3", "tab(2)", "Hand tab", show=False, id="play-tab-hand"),
         Binding("4", "tab(3)", "Players tab", show=False, id="play-tab-players"),
+        Binding("5", "tab(4)", "Plan tab", show=False, id="play-tab-plan"),
         Binding("escape", "app.home", "Home", id="play-home"),
     ]
 
@@ -165,6 +167,8 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         self._holder: dict = {}
         self._lacks: dict[int, set[str]] | None = None
         self._candidates: dict[str, list[str]] = {}
+        self._plan_drawn: tuple = ()
+        self._plan_node: int | None = None
 
     # ----------------------------------------------------------------- layout
 
@@ -185,6 +189,9 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
                     yield Static(id="hand")
                 with TabPane("Players", id="tab-players"), VerticalScroll(classes="side-scroll"):
                     yield Static(id="players")
+                with TabPane("Plan", id="tab-plan"):
+                    yield DataTable(id="plan", cursor_type="row", zebra_stripes=True, cell_padding=0)
+                    yield Static(id="plan-route")
         yield Static(id="prompt")
         with Horizontal(id="actions"):
             for kind, _key, label, full in ACTIONS:
@@ -251,6 +258,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         self._render_sheet()
         self._put("#hand", self._hand_text())
         self._put("#players", self._players_text())
+        self._render_plan()
         self._render_actions()
 
     def _status_width(self) -> int:
@@ -458,6 +466,54 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
             t.append(f"{wab[w]:<3} {w}\n", style="italic")
         return t
 
+    def _render_plan(self) -> None:
+        """The Plan tab: every place's distance from your token (◆ in reach of this roll), nearest first."""
+        rows = m.plan_rows(self.view, self.board)
+        table = self.query_one("#plan", DataTable)
+        drawn = tuple(rows)
+        if drawn == self._plan_drawn:
+            return
+        self._plan_drawn = drawn
+        keep = self._plan_node
+        if not table.columns:
+            name_width = 22 if self.app.size.width >= 110 else 13
+            table.add_column(" ", key="mark", width=2)
+            table.add_column("Place", key="place", width=name_width)
+            table.add_column("Steps", key="steps", width=6)
+            table.add_column("Turns", key="turns", width=6)
+        table.clear()
+        for row in rows:
+            style = "bold" if row.mark == "◆" else ""
+            table.add_row(Text(row.mark, style=style), Text(row.name, style=style),
+                          Text(f"{row.steps:>5}"), Text(f"{row.turns:>5}"), key=str(row.node))
+        nodes = [r.node for r in rows]
+        if nodes:
+            table.move_cursor(row=nodes.index(keep) if keep in nodes else 0)
+        self._show_route(keep if keep in nodes else (nodes[0] if nodes else None))
+
+    def _show_route(self, node: int | None) -> None:
+        """The Plan tab's line under the table: the chosen place's route, turn by turn."""
+        self._plan_node = node
+        best = m.routes(self.view, self.board)
+        if node is None or node not in best:
+            text = "You are here." if node == m.my_node(self.view) else ""
+        else:
+            text = m.route_sentence(self.board, best[node], long=False)
+        legend = f"◆ this roll · ⇄ passage · turns at best ({best_roll()} a roll)"
+        out = Text(f"{text}\n" if text else "")
+        out.append(legend, style="dim")
+        self._put("#plan-route", out)
+
+    @on(DataTable.RowHighlighted, "#plan")
+    def _plan_row(self, event: DataTable.RowHighlighted) -> None:
+        """The route follows the cursor; read the row under it now, not the event's (the table may
+        have been redrawn since the event was posted)."""
+        table = self.query_one("#plan", DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
+            if key is not None:
+                self._show_route(int(key))
+
     def _available(self) -> set[str]:
         if self.view["to_act"] != self.seat:
             return set()
@@ -579,7 +635,7 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
     def action_tab(self, index: int) -> None:
         """Show a side tab and focus it, so the arrow keys scroll it (and Enter marks the sheet)."""
         self.query_one("#side", TabbedContent).active = TABS[index]
-        target = {"tab-log": "#log", "tab-sheet": "#sheet"}.get(TABS[index])
+        target = {"tab-log": "#log", "tab-sheet": "#sheet", "tab-plan": "#plan"}.get(TABS[index])
         if target:
             self.query_one(target).focus()
 
@@ -608,7 +664,23 @@ class PlayScreen(PlaySeat, DrawOnce, Screen):
         elif v["to_act"] == self.seat and v["phase"] == "teleport":
             self.submit(("teleport", node))
         else:
-            self.submit(("move", node))
+            if v["to_act"] == self.seat and v["phase"] == "start":  # say why first: "Roll the dice …"
+                reason = self._why_not(("move", node))
+                if reason:
+                    self.notify(reason, title="Not allowed", severity="warning", markup=False)
+            self._tell_route(node)
+
+    def _tell_route(self, node: int) -> None:
+        """A tap on a place when you cannot move: how far it is, and the way there (also on the Plan tab)."""
+        best = m.routes(self.view, self.board)
+        if node not in best:
+            self.notify(f"You are in {self.board.short[node]}.", title="Plan")
+            return
+        table = self.query_one("#plan", DataTable)
+        if str(node) in table.rows:
+            table.move_cursor(row=table.get_row_index(str(node)))
+        self._show_route(node)
+        self.notify(m.route_sentence(self.board, best[node]), title="Plan", markup=False)
 
     def sheet_mode_changed(self) -> None:
         """Called by the app when the sheet setting changes: redraw the sheet in the new mode."""
