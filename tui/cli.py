@@ -348,6 +348,34 @@ def resume(
 
 
 @app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A finished game: a saved session name or a session file (JSON).")],
+    seat: Annotated[int, typer.Option(help="Whose eyes to watch through (0 is the first seat).")] = 0,
+) -> None:
+    """Replay a finished game step by step, every hidden card face up."""
+    from pathlib import Path
+
+    from engine.replay import replay_steps
+    from engine.session import SessionError
+    from tui import storage
+
+    try:
+        if Path(file).suffix == ".json" or "/" in file:
+            session = storage.read_session_file(file)
+        else:
+            session = storage.load_session(file)
+        game = replay_steps(session)
+    except SessionError as e:
+        _fail(str(e))
+        return
+    if not 0 <= seat < game.players:
+        _fail(f"--seat must be 0 to {game.players - 1} for this {game.players}-player game, not {seat}.")
+    from tui.app import run_app
+
+    run_app(replay=game, replay_seat=seat)
+
+
+@app.command()
 def solve(
     game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")],
     file: Annotated[str, typer.Argument(help="An assist session file (JSON, see docs/formats.md).")],

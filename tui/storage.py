@@ -168,10 +168,23 @@ class SessionInfo:
     updated: float
     moves: int
     error: str | None = None
+    over: bool = False  # a play session whose game has ended: Resume offers its replay
 
     @property
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.updated))
+
+
+def _is_over(session: Session) -> bool:
+    """Whether a play session's game has ended (a damaged log counts as not over: opening it says why)."""
+    if session.mode != "play":
+        return False
+    from engine.registry import get_game
+
+    try:
+        return bool(get_game(session.game).is_over(session.replay()))
+    except Exception:
+        return False
 
 
 def list_sessions() -> list[SessionInfo]:
@@ -184,7 +197,7 @@ def list_sessions() -> list[SessionInfo]:
         updated = path.stat().st_mtime
         try:
             s = read_session_file(path)
-            out.append(SessionInfo(sid, path, s.game, s.mode, updated, len(s.log)))
+            out.append(SessionInfo(sid, path, s.game, s.mode, updated, len(s.log), over=_is_over(s)))
         except SessionError as e:
             out.append(SessionInfo(sid, path, "?", "?", updated, 0, str(e)))
     out.sort(key=lambda i: (-i.updated, i.id))

@@ -1,0 +1,201 @@
+"""The replay of a finished game (issue 25): every moment of it, with every hidden card face up.
+
+Why: after a loss players ask "how did they know?". The replay walks the game's states one action
+at a time (``engine.replay``): the whole table as it was (each game's ``tui.<game>.replay.faceup``),
+the rows that step changed highlighted, and that step's events as the log's sentences, told to the
+seat whose eyes you borrow (private events are marked with whom they were shown to). Reached from
+every end screen, from Resume for a finished game, and from ``unmask replay FILE``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from engine.registry import GAMES
+from engine.replay import Replay
+from tui.widgets.choices import Btn
+
+
+class ReplayModel:
+    """What the replay screen draws at each step, as plain text (no widget): tested on its own."""
+
+    def __init__(self, replay: Replay, seat: int = 0) -> None:
+        self.replay = replay
+        self.wing = importlib.import_module(f"tui.{replay.game}.replay")
+        self.seat = seat % replay.players
+        self._views: dict[int, dict] = {}
+
+    def names(self) -> list[str]:
+        return list(self._view(0)["players"])
+
+    def _view(self, seat: int) -> dict:
+        """A seat's view of the final state: names and labels for sentences (its events are not used)."""
+        if seat not in self._views:
+            self._views[seat] = self.replay.spec.view(self.replay.final, seat)
+        return self._views[seat]
+
+    def rows(self, k: int) -> list[tuple[str, str, bool]]:
+        """(label, text, changed) of the whole table at step ``k``; changed: it differs from step ``k - 1``."""
+        view = self._view(self.seat)
+        now = self.wing.faceup(self.replay.steps[k].state, view)
+        before = dict(self.wing.faceup(self.replay.steps[k - 1].state, view)) if k else {}
+        return [(label, text, k > 0 and before.get(label) != text) for label, text in now]
+
+    def event_lines(self, k: int) -> list[str]:
+        """The sentences of step ``k``'s events: told to the chosen seat, or to whom a private one was shown."""
+        names = self.names()
+        out = []
+        for n, ev, seats in self.replay.steps[k].events:
+            told = self.seat if seats is None or self.seat in seats else seats[0]
+            text = self.wing.event_text({**ev, "n": n}, self._view(told))
+            if not text:
+                continue
+            if seats is not None and self.seat not in seats:
+                text = f"[seen by {', '.join(names[s] for s in seats)}] {text}"
+            out.append(text)
+        return out
+
+    def headline(self, k: int) -> str:
+        step = self.replay.steps[k]
+        last = len(self.replay) - 1
+        who = "the deal" if step.seat is None else f"{self.names()[step.seat]} acted"
+        return f"Step {k} of {last}: {who}"
+
+
+class Timeline(Static):
+    """The whole game as one bar: a tap anywhere jumps to that moment."""
+
+    class Jump(Message):
+        def __init__(self, step: int) -> None:
+            super().__init__()
+            self.step = step
+
+    def __init__(self, steps: int, **kw: Any) -> None:
+        super().__init__("", **kw)
+        self.steps = steps
+        self.at = 0
+
+    def show(self, at: int) -> None:
+        self.at = at
+        self.refresh()
+
+    def render(self) -> Text:
+        width = max(1, self.content_region.width or self.size.width or 1)
+        pos = self._column(self.at, width)
+        bar = Text()
+        bar.append("━" * pos, style="bold")
+        bar.append("●", style="bold reverse")
+        bar.append("─" * (width - pos - 1), style="dim")
+        return bar
+
+    def _column(self, step: int, width: int) -> int:
+        last = max(1, self.steps - 1)
+        return round(step * (width - 1) / last)
+
+    def on_click(self, event: events.Click) -> None:
+        width = max(1, self.content_region.width)
+        last = max(1, self.steps - 1)
+        x = min(max(event.x, 0), width - 1)
+        self.post_message(self.Jump(round(x * last / max(1, width - 1))))
+
+
+class ReplayScreen(Screen):
+    """Step through a finished game: ←/→, Home/End, the buttons, or a tap on the timeline."""
+
+    HELP_TITLE = "Replay"
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back", id="replay-back"),
+        Binding("right", "step(1)", "Next", id="replay-next"),
+        Binding("home", "jump(0)", "Start", id="replay-start"),
+        Binding("end", "jump(-1)", "End", id="replay-end"),
+        Binding("s", "next_seat", "Seat", id="replay-seat"),
+        Binding("escape", "close", "Close", id="replay-close"),
+    ]
+
+    def __init__(self, replay: Replay, seat: int = 0) -> None:
+        super().__init__()
+        self.model = ReplayModel(replay, seat)
+        self.replay = replay
+        self.at = 0
+
+    def compose(self) -> ComposeResult:
+        title = f"Replay · {GAMES[self.replay.game]}"
+        yield Static(title, id="replay-title", classes="screen-title", markup=False)
+        yield Static("", id="replay-head", markup=False)
+        yield Timeline(len(self.replay), id="replay-timeline")
+        with Horizontal(id="replay-body"):
+            with VerticalScroll(id="replay-table-box"):
+                yield Static("", id="replay-table")
+            with VerticalScroll(id="replay-events-box"):
+                yield Static("", id="replay-events")
+        with Horizontal(classes="button-row", id="replay-buttons"):
+            yield Btn("|◀", id="replay-start", tooltip="Start (Home)")
+            yield Btn("◀ Back", id="replay-back", variant="primary")
+            yield Btn("Next ▶", id="replay-next", variant="primary")
+            yield Btn("▶|", id="replay-end", tooltip="End (End)")
+            yield Btn(self._seat_label(), id="replay-seat")
+            yield Btn("Close", id="replay-close")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show(0)
+        self.query_one("#replay-next", Button).focus()
+
+    def _seat_label(self) -> str:
+        return f"As {self.model.names()[self.model.seat]} (s)"
+
+    def show(self, k: int) -> None:
+        """Draw step ``k`` (clamped to the game)."""
+        self.at = k = min(max(k, 0), len(self.replay) - 1)
+        self.query_one("#replay-head", Static).update(self.model.headline(k))
+        self.query_one(Timeline).show(k)
+        table = Text()
+        for label, text, changed in self.model.rows(k):
+            table.append(f"{label}: ", style="bold")
+            table.append(text, style="reverse" if changed else "")
+            table.append("\n")
+        self.query_one("#replay-table", Static).update(table)
+        lines = self.model.event_lines(k) or ["(nothing to tell at this step)"]
+        self.query_one("#replay-events", Static).update(Text("\n".join(lines)))
+        self.query_one("#replay-back", Button).disabled = k == 0
+        self.query_one("#replay-start", Button).disabled = k == 0
+        last = len(self.replay) - 1
+        self.query_one("#replay-next", Button).disabled = k == last
+        self.query_one("#replay-end", Button).disabled = k == last
+
+    def action_step(self, delta: int) -> None:
+        self.show(self.at + delta)
+
+    def action_jump(self, k: int) -> None:
+        self.show(len(self.replay) - 1 if k < 0 else k)
+
+    def action_next_seat(self) -> None:
+        self.model = ReplayModel(self.replay, self.model.seat + 1)
+        self.query_one("#replay-seat", Button).label = self._seat_label()
+        self.show(self.at)
+
+    def action_close(self) -> None:
+        if self.app.screen is self:
+            self.app.pop_screen()
+
+    def on_timeline_jump(self, message: Timeline.Jump) -> None:
+        self.show(message.step)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"replay-start": lambda: self.action_jump(0), "replay-back": lambda: self.action_step(-1),
+                   "replay-next": lambda: self.action_step(1), "replay-end": lambda: self.action_jump(-1),
+                   "replay-seat": self.action_next_seat, "replay-close": self.action_close}
+        action = actions.get(event.button.id or "")
+        if action:
+            event.stop()
+            action()
