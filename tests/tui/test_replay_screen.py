@@ -1,0 +1,113 @@
+"""The replay screen (issue 25): walked by taps alone, opened from Resume and the CLI, refused clearly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from tui_helpers import run_async, wait_for
+from typer.testing import CliRunner
+
+from engine.registry import GAMES
+from engine.replay import replay_steps
+from tui.app import UnmaskApp
+from tui.cli import app as cli
+from tui.screens.replay import ReplayModel, ReplayScreen, Timeline
+from tui.screens.resume import ResumeScreen
+from tui.storage import read_session_file, sessions_dir
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def example(game: str):
+    return replay_steps(read_session_file(EXAMPLES / f"{game}-finished.json"))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_step_of_every_seat_draws(game):
+    """Every step through every seat's eyes has its rows and its lines; the rows a step changed are marked,
+    and every step after the deal says something."""
+    replay = example(game)
+    for seat in range(replay.players):
+        model = ReplayModel(replay, seat)
+        for k in range(len(replay)):
+            rows = model.rows(k)
+            assert rows and all(label and text for label, text, _ in rows)
+            assert not any(changed for _, _, changed in model.rows(0))
+            if k:
+                assert model.event_lines(k), f"step {k} tells nothing"
+    # and the highlight is not idle: steps do change rows
+    assert any(changed for k in range(1, len(replay)) for _, _, changed in ReplayModel(replay).rows(k))
+
+
+@run_async
+async def test_a_replay_walked_by_taps_only():
+    """Next, Back, End, Start and a tap on the timeline: no key pressed."""
+    replay = example("ghoul")
+    app = UnmaskApp(replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        for k in range(1, 4):
+            await pilot.click("#replay-next")
+            assert screen.at == k
+        await pilot.click("#replay-back")
+        assert screen.at == 2
+        await pilot.click("#replay-end")
+        assert screen.at == len(replay) - 1
+        assert screen.query_one("#replay-next").disabled
+        await pilot.click("#replay-start")
+        assert screen.at == 0
+        timeline = screen.query_one(Timeline)
+        width = timeline.content_region.width
+        await pilot.click(Timeline, offset=(width // 2, 0))
+        assert screen.at == round((width // 2) * (len(replay) - 1) / (width - 1))
+        head = str(screen.query_one("#replay-head").render())
+        assert f"Step {screen.at} of {len(replay) - 1}" in head
+        await pilot.click("#replay-seat")
+        assert screen.model.seat == 1
+        await pilot.click("#replay-close")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ReplayScreen))
+
+
+@run_async
+async def test_resume_offers_the_replay_of_a_finished_game_only():
+    """A finished game is listed as ended with a Replay button; a game still going has none."""
+    shutil.copy(EXAMPLES / "mascarade-finished.json", sessions_dir() / "done.json")
+    data = json.loads((EXAMPLES / "clue-finished.json").read_text("utf-8"))
+    data["log"] = data["log"][:20]
+    (sessions_dir() / "going.json").write_text(json.dumps(data), encoding="utf-8")
+    app = UnmaskApp(start="resume")
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen) and app.screen.query(".resume-row"))
+        replays = list(app.screen.query(".resume-replay"))
+        assert len(replays) == 1 and replays[0].parent.session_id == "done"
+        await pilot.click(f"#{replays[0].id}")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.replay.game == "mascarade"
+
+
+def test_unmask_replay_refuses_what_it_cannot_replay(tmp_path):
+    """Unfinished, damaged, missing, notes, a seat that is not there: one line each, exit 2, no app."""
+    data = json.loads((EXAMPLES / "masque-finished.json").read_text("utf-8"))
+    going = tmp_path / "going.json"
+    going.write_text(json.dumps({**data, "log": data["log"][:30]}), encoding="utf-8")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "unmask-session/1", "game": "masque"', encoding="utf-8")
+    bad_move = tmp_path / "bad.json"
+    bad_move.write_text(json.dumps({**data, "log": [*data["log"][:5], [0, ["fly"]]]}), encoding="utf-8")
+    cases = [
+        ([str(going)], "not over yet"),
+        ([str(broken)], "damaged"),
+        ([str(tmp_path / "none.json")], "No session file"),
+        ([str(bad_move)], "Log entry 5"),
+        ([str(EXAMPLES / "masque-table-notes.json")], "table notes"),
+        ([str(EXAMPLES / "masque-finished.json"), "--seat", "4"], "--seat must be 0 to 3"),
+    ]
+    for args, words in cases:
+        r = CliRunner().invoke(cli, ["replay", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert words in r.output and "Traceback" not in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
