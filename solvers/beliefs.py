@@ -139,14 +139,57 @@ def _truth(replay: Replay, seat: int, step: int) -> Any:
     return None  # Clue's envelope and Tokyo Ghoul's characters never change
 
 
-def series_json(replay: Replay, seats: list[int] | None = None) -> dict:
-    """Every seat's series (or those of ``seats``) as the JSON ``unmask replay FILE --json`` prints."""
+def series_json(replay: Replay, seats: list[int] | None = None,
+                cached: Callable[[int], list[Point] | None] | None = None) -> dict:
+    """Every seat's series (or those of ``seats``) as the JSON ``unmask replay FILE --json`` prints;
+    ``cached(seat)`` may give a series already kept (the session file's), which is then not computed."""
     names = replay.spec.view(replay.final, 0)["players"]
     seats = list(range(replay.players)) if seats is None else seats
+
+    def series(seat: int) -> list[Point]:
+        kept = cached(seat) if cached is not None else None
+        return kept if kept is not None else belief_series(replay, seat)
+
     return {
         "game": replay.game,
         "steps": len(replay) - 1,
         "what": WHAT[replay.game],
-        "seats": [{"seat": s, "name": names[s], "series": [p.to_json() for p in belief_series(replay, s)]}
-                  for s in seats],
+        "seats": [{"seat": s, "name": names[s], "series": [p.to_json() for p in series(s)]} for s in seats],
     }
+
+
+# ----------------------------------------------------------------------------- the cache in the session file
+
+CACHE_KEY = "beliefs"
+
+
+def fingerprint(session: Any) -> str:
+    """What a cached series was computed from (config, seed and moves): a changed game never reads an old one."""
+    import hashlib
+
+    text = json.dumps([session.game, session.config, session.seed, session.log], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cached_series(session: Any, seat: int) -> list[Point] | None:
+    """The series of ``seat`` kept in the session file, when it is there and belongs to this very game."""
+    cache = session.extra.get(CACHE_KEY)
+    if not isinstance(cache, dict) or cache.get("game") != fingerprint(session):
+        return None
+    values = (cache.get("seats") or {}).get(str(seat))
+    if not isinstance(values, list) or len(values) != len(session.log) + 1:
+        return None
+    if not all(v is None or (isinstance(v, int | float) and 0.0 <= v <= 1.0) for v in values):
+        return None
+    return [Point(k, None if v is None else float(v)) for k, v in enumerate(values)]
+
+
+def store_series(session: Any, seat: int, points: list[Point]) -> None:
+    """Keep a whole series in ``session.extra`` (written with the session), so a second opening is instant."""
+    cache = session.extra.get(CACHE_KEY)
+    key = fingerprint(session)
+    if not isinstance(cache, dict) or cache.get("game") != key:
+        cache = {"game": key, "what": WHAT[session.game], "seats": {}}
+    cache["seats"][str(seat)] = [p.to_json()["p"] for p in points]
+    cache["seats"] = dict(sorted(cache["seats"].items(), key=lambda kv: int(kv[0])))
+    session.extra[CACHE_KEY] = cache

@@ -6,6 +6,8 @@ board, the replay, quit) is the same everywhere, so it lives here once.
 
 from __future__ import annotations
 
+import contextlib
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -73,7 +75,14 @@ class GameEndScreen(Screen):
             self.notify(f"{e.__class__.__name__}: {e}".splitlines()[0], title="No replay", severity="error",
                         markup=False)
             return
-        self.app.open_replay(replay, getattr(below, "seat", 0))  # type: ignore[attr-defined]
+        path = None
+        sid = getattr(below, "session_id", None)
+        if isinstance(sid, str) and not hasattr(below, "remote"):  # a local game: its file keeps the beliefs
+            from tui.storage import session_path
+
+            with contextlib.suppress(SessionError, OSError):
+                path = session_path(sid)
+        self.app.open_replay(replay, getattr(below, "seat", 0), path)  # type: ignore[attr-defined]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"end-new": self.action_new_game, "end-home": self.action_home, "end-board": self.action_board,

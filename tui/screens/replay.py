@@ -9,7 +9,10 @@ every end screen, from Resume for a finished game, and from ``unmask replay FILE
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import time
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -23,6 +26,8 @@ from textual.widgets import Button, Footer, Static
 
 from engine.registry import GAMES
 from engine.replay import Replay
+from solvers.beliefs import WHAT, Point, belief_series, cached_series, store_series
+from tui.widgets.braille import BrailleChart
 from tui.widgets.choices import Btn
 
 
@@ -109,8 +114,26 @@ class Timeline(Static):
         self.post_message(self.Jump(round(x * last / max(1, width - 1))))
 
 
+def belief_label(name: str, game: str, values: list[float | None], at: int, steps: int) -> str:
+    """The line over the chart: whose belief, its value at this step, and when it became certain."""
+    what = WHAT[game]
+    if at >= len(values):
+        now = f"working it out… ({len(values)} of {steps} steps)"
+    else:
+        v = values[at]
+        now = "no number at this step" if v is None else f"{v:.0%} at this step".replace("100%", "certain")
+    sure = next((k for k, v in enumerate(values) if v is not None and v >= 1.0 - 1e-9), None)
+    tail = "" if sure is None else f" · certain from step {sure}"
+    return f"{name}: {what} · {now}{tail}"
+
+
 class ReplayScreen(Screen):
-    """Step through a finished game: ←/→, Home/End, the buttons, or a tap on the timeline."""
+    """Step through a finished game: ←/→, Home/End, the buttons, or a tap on the timeline or the chart.
+
+    The chart is the chosen seat's belief at every step (``solvers.beliefs``), computed in a worker
+    and drawn as it comes; a whole series is kept in the session file (``path``), so the next
+    opening draws it at once.
+    """
 
     HELP_TITLE = "Replay"
     BINDINGS = [
@@ -122,11 +145,14 @@ class ReplayScreen(Screen):
         Binding("escape", "close", "Close", id="replay-close"),
     ]
 
-    def __init__(self, replay: Replay, seat: int = 0) -> None:
+    def __init__(self, replay: Replay, seat: int = 0, path: Path | None = None) -> None:
         super().__init__()
         self.model = ReplayModel(replay, seat)
         self.replay = replay
+        self.path = path  # the session file the belief series are kept in (None: not kept)
         self.at = 0
+        self.values: list[float | None] = []  # the chosen seat's belief per step, as far as computed
+        self._generation = 0  # a seat change makes a running computation's points void
 
     def compose(self) -> ComposeResult:
         title = f"Replay · {GAMES[self.replay.game]}"
@@ -138,6 +164,8 @@ class ReplayScreen(Screen):
                 yield Static("", id="replay-table")
             with VerticalScroll(id="replay-events-box"):
                 yield Static("", id="replay-events")
+        yield Static("", id="replay-chart-label", markup=False)
+        yield BrailleChart(len(self.replay), id="replay-chart")
         with Horizontal(classes="button-row", id="replay-buttons"):
             yield Btn("|◀", id="replay-start", tooltip="Start (Home)")
             yield Btn("◀ Back", id="replay-back", variant="primary")
@@ -150,6 +178,79 @@ class ReplayScreen(Screen):
     def on_mount(self) -> None:
         self.show(0)
         self.query_one("#replay-next", Button).focus()
+        self._start_beliefs()
+
+    # ----------------------------------------------------------------- beliefs
+
+    @property
+    def beliefs_done(self) -> bool:
+        return len(self.values) == len(self.replay)
+
+    def _start_beliefs(self) -> None:
+        """The chosen seat's series: from the session file's cache, or computed in a worker."""
+        self._generation += 1
+        seat = self.model.seat
+        cached = cached_series(self.replay.session, seat)
+        if cached is not None:
+            self.values = [p.p for p in cached]
+            self._draw_chart()
+            return
+        self.values = []
+        self._draw_chart()
+        gen = self._generation
+        self.run_worker(lambda: self._compute(gen, seat), thread=True, exclusive=True, group="beliefs",
+                        exit_on_error=False)
+
+    def _compute(self, gen: int, seat: int) -> None:
+        """In a worker thread: the series, handed to the screen in batches (the first at once)."""
+        batch: list[float | None] = []
+        sent = [0.0]
+
+        def hand_over(final: list[Point] | None = None) -> None:
+            points, batch[:] = list(batch), []
+            with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
+                self.app.call_from_thread(self._got, gen, points, final)
+
+        def on_point(point: Point) -> None:
+            batch.append(point.p)
+            now = time.monotonic()
+            if now - sent[0] > 0.1:
+                sent[0] = now
+                hand_over()
+
+        try:
+            final = belief_series(self.replay, seat, on_point=on_point, stop=lambda: gen != self._generation)
+        except Exception as e:  # a solver bug: one line, the replay goes on without its chart
+            with contextlib.suppress(RuntimeError):
+                self.app.call_from_thread(self._failed, gen, e)
+            return
+        hand_over(final)
+
+    def _got(self, gen: int, points: list[float | None], final: list[Point] | None) -> None:
+        if gen != self._generation:
+            return
+        self.values.extend(points)
+        self._draw_chart()
+        if final is not None and len(final) == len(self.replay):
+            store_series(self.replay.session, self.model.seat, final)
+            if self.path is not None:
+                from tui.storage import keep_beliefs
+
+                keep_beliefs(self.path, self.replay.session)
+
+    def _failed(self, gen: int, error: Exception) -> None:
+        if gen == self._generation:
+            self.notify(f"The beliefs could not be worked out ({error.__class__.__name__}).",
+                        title="No chart", severity="error", markup=False)
+
+    def _draw_chart(self) -> None:
+        name = self.model.names()[self.model.seat]
+        self.query_one("#replay-chart-label", Static).update(
+            belief_label(name, self.replay.game, self.values, self.at, len(self.replay) - 1))
+        self.query_one(BrailleChart).plot(self.values, self.at)
+
+    def on_braille_chart_jump(self, message: BrailleChart.Jump) -> None:
+        self.show(message.step)
 
     def _seat_label(self) -> str:
         return f"As {self.model.names()[self.model.seat]} (s)"
@@ -172,6 +273,8 @@ class ReplayScreen(Screen):
         last = len(self.replay) - 1
         self.query_one("#replay-next", Button).disabled = k == last
         self.query_one("#replay-end", Button).disabled = k == last
+        if self.is_mounted:
+            self._draw_chart()
 
     def action_step(self, delta: int) -> None:
         self.show(self.at + delta)
@@ -183,6 +286,7 @@ class ReplayScreen(Screen):
         self.model = ReplayModel(self.replay, self.model.seat + 1)
         self.query_one("#replay-seat", Button).label = self._seat_label()
         self.show(self.at)
+        self._start_beliefs()
 
     def action_close(self) -> None:
         if self.app.screen is self:

@@ -146,18 +146,19 @@ class ResumeScreen(Screen):
         """Open the replay of a finished game; any problem becomes a one-line notification."""
         from engine.replay import replay_steps
         from engine.session import SessionError
-        from tui.storage import load_session
+        from tui.storage import load_session, session_path
 
         if session_id is None:
             return
         try:
             session = load_session(session_id)
             game = replay_steps(session)
+            path = session_path(session_id)
         except SessionError as e:
             self.notify(str(e), title="Cannot replay this game", severity="error", markup=False)
             return
         seat = session.seats.index("human") if "human" in session.seats else 0
-        self.app.open_replay(game, seat)  # type: ignore[attr-defined]
+        self.app.open_replay(game, seat, path)  # type: ignore[attr-defined]
 
     def ask_delete(self, session_id: str | None) -> None:
         if session_id is None:
