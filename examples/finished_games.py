@@ -1,7 +1,8 @@
 """Write a finished game of each: a seeded bots-only game saved as the session file a replay opens.
 
 The games are played by the same tables as the app's, so each file is exactly what the app would
-have saved at the end of that game. Replay one with::
+have saved at the end of that game, with every seat's belief series kept in it as a replay keeps
+them (``"beliefs"``, docs/formats.md), so the replay draws its charts at once. Replay one with::
 
     python examples/finished_games.py            # writes examples/<game>-finished.json
     unmask replay examples/masque-finished.json
@@ -13,6 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
+from engine.replay import replay_steps
+from solvers.beliefs import belief_series, store_series
 from solvers.table import Table
 
 HERE = Path(__file__).parent
@@ -26,13 +29,17 @@ GAMES = {
 
 
 def finished_session(game: str) -> dict:
-    """The session (as JSON data) of the seeded game ``GAMES[game]``, played to its end."""
+    """The session (as JSON data) of the seeded game ``GAMES[game]``, played to its end, with its beliefs."""
     config, seats, seed = GAMES[game]
     table = Table(game, config, seed, seats)
     table.run_bots()
     if not table.is_over():
         raise RuntimeError(f"the {game} game did not end")
-    return table.to_session().to_json()
+    session = table.to_session()
+    replay = replay_steps(session)
+    for seat in range(replay.players):
+        store_series(session, seat, belief_series(replay, seat))
+    return session.to_json()
 
 
 def main() -> None:

@@ -57,8 +57,9 @@ def test_the_finished_games_are_what_the_script_writes(tmp_path):
     from engine.replay import replay_steps
     from tui.storage import read_session_file
 
+    env = {**os.environ, "PYTHONPATH": str(EXAMPLES.parent)}  # this checkout's code, whatever is installed
     subprocess.run([sys.executable, str(EXAMPLES / "finished_games.py"), "--out", str(tmp_path)], check=True,
-                   capture_output=True, timeout=600)
+                   capture_output=True, timeout=600, env=env)
     made = sorted(p.name for p in tmp_path.glob("*-finished.json"))
     assert made == ["clue-finished.json", "ghoul-finished.json", "mascarade-finished.json", "masque-finished.json"]
     for name in made:

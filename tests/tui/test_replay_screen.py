@@ -111,3 +111,85 @@ def test_unmask_replay_refuses_what_it_cannot_replay(tmp_path):
         assert r.exit_code == 2, (args, r.output)
         assert words in r.output and "Traceback" not in r.output, r.output
         assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def _listed(app) -> bool:
+    return isinstance(app.screen, ResumeScreen) and bool(app.screen.query(".resume-replay"))
+
+
+def _without_cache(game: str, folder: Path, name: str) -> Path:
+    """An example finished game with no belief series kept in it (as the app saves a game that just ended)."""
+    data = json.loads((EXAMPLES / f"{game}-finished.json").read_text("utf-8"))
+    data.pop("beliefs", None)
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@run_async
+async def test_a_tap_on_the_chart_jumps_to_that_step():
+    """The series is worked out in a worker and drawn as it comes; a tap on a point of the chart (by taps only)
+    jumps the replay there."""
+    from tui.widgets.braille import BrailleChart, cell_of, step_at
+
+    replay = replay_steps(read_session_file(_without_cache("clue", sessions_dir(), "chart")))
+    app = UnmaskApp(replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert await wait_for(pilot, lambda: screen.beliefs_done, tries=200)
+        chart = screen.query_one(BrailleChart)
+        width, steps = chart.content_region.width, len(replay)
+        for k in (steps // 3, steps - 1, 0):
+            x = cell_of(k, width, steps)
+            await pilot.click(BrailleChart, offset=(x, 1))
+            assert screen.at == step_at(x, width, steps)
+            assert cell_of(screen.at, width, steps) == x  # the tap lands on a step drawn in that very cell
+        label = str(screen.query_one("#replay-chart-label").render())
+        assert "P(true envelope)" in label
+
+
+@run_async
+async def test_the_series_is_kept_in_the_file_and_the_second_opening_is_instant(monkeypatch):
+    """Resume -> Replay works the series out and writes it into the session file (nothing else changes);
+    opened again, the chart is whole at once, with no solver run."""
+    path = _without_cache("ghoul", sessions_dir(), "kept")
+    before = json.loads(path.read_text("utf-8"))
+    app = UnmaskApp(start="resume")
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert await wait_for(pilot, lambda: _listed(app))
+        await pilot.click(".resume-replay")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert await wait_for(pilot, lambda: screen.beliefs_done, tries=200)
+        values = list(screen.values)
+    after = json.loads(path.read_text("utf-8"))
+    assert {k: v for k, v in after.items() if k != "beliefs"} == before
+    assert after["beliefs"]["seats"]["0"] == [None if v is None else round(v, 6) for v in values]
+
+    import tui.screens.replay as screen_module
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("the kept series must be used")
+
+    monkeypatch.setattr(screen_module, "belief_series", no_solver)
+    app = UnmaskApp(start="resume")
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert await wait_for(pilot, lambda: _listed(app))
+        await pilot.click(".resume-replay")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.beliefs_done and app.screen.values == after["beliefs"]["seats"]["0"]
+
+
+def test_unmask_replay_json_prints_the_series(tmp_path):
+    """--json: every seat's series, worked out (no cache) or read from the file (the same numbers)."""
+    from solvers.beliefs import series_json
+
+    fresh = _without_cache("mascarade", tmp_path, "fresh")
+    r = CliRunner().invoke(cli, ["replay", str(fresh), "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out == json.loads(json.dumps(series_json(replay_steps(read_session_file(fresh)))))
+    kept = CliRunner().invoke(cli, ["replay", str(EXAMPLES / "mascarade-finished.json"), "--json", "--seat", "2"])
+    assert kept.exit_code == 0, kept.output
+    assert json.loads(kept.output)["seats"] == [s for s in out["seats"] if s["seat"] == 2]
