@@ -34,12 +34,12 @@ class GameEndScreen(Screen):
     HELP_TITLE = "Game over"
 
     @staticmethod
-    def end_buttons(board: str = "Board (b)", quit: bool = True) -> ComposeResult:
-        """The row of ways out, in the order of the keys."""
+    def end_buttons(board: str = "Board (b)", quit: bool = True, replay: str = "Replay (r)") -> ComposeResult:
+        """The row of ways out, in the order of the keys (``replay``: a shorter label where the row is full)."""
         yield Btn("New game (n)", id="end-new", variant="primary")
         yield Btn("Home (h)", id="end-home")
         yield Btn(board, id="end-board")
-        yield Btn("Replay (r)", id="end-replay")
+        yield Btn(replay, id="end-replay")
         if quit:
             yield Btn("Quit (q)", id="end-quit", variant="error")
 
