@@ -193,3 +193,15 @@ def test_unmask_replay_json_prints_the_series(tmp_path):
     kept = CliRunner().invoke(cli, ["replay", str(EXAMPLES / "mascarade-finished.json"), "--json", "--seat", "2"])
     assert kept.exit_code == 0, kept.output
     assert json.loads(kept.output)["seats"] == [s for s in out["seats"] if s["seat"] == 2]
+
+
+def test_the_chart_label_says_since_when_the_seat_was_certain():
+    from tui.screens.replay import belief_label
+
+    assert belief_label("Ann", "clue", [0.1, 0.5, 1.0, 1.0], 1, 3) == \
+        "Ann: P(true envelope) · 50% at this step · certain from step 2 on"
+    assert belief_label("Ann", "mascarade", [1.0, 0.5, 1.0, 0.5], 3, 3) == \
+        "Ann: P(own true card) · 50% at this step · first certain at step 0"
+    assert belief_label("Ann", "masque", [None, 0.25], 0, 5) == \
+        "Ann: P(plan survives) · no number at this step"
+    assert "working it out… (2 of 5 steps)" in belief_label("Ann", "masque", [None, 0.25], 3, 5)

@@ -29,6 +29,7 @@ from engine.replay import Replay
 from solvers.beliefs import WHAT, Point, belief_series, cached_series, store_series
 from tui.widgets.braille import BrailleChart
 from tui.widgets.choices import Btn
+from tui.widgets.scroll import scroll_by_button
 
 
 class ReplayModel:
@@ -122,8 +123,15 @@ def belief_label(name: str, game: str, values: list[float | None], at: int, step
     else:
         v = values[at]
         now = "no number at this step" if v is None else f"{v:.0%} at this step".replace("100%", "certain")
-    sure = next((k for k, v in enumerate(values) if v is not None and v >= 1.0 - 1e-9), None)
-    tail = "" if sure is None else f" · certain from step {sure}"
+    sure = [v is not None and v >= 1.0 - 1e-9 for v in values]
+    tail = ""
+    if sure and len(values) == steps + 1 and sure[-1]:  # certain at the end: since when, for good
+        k = len(sure) - 1
+        while k and sure[k - 1]:
+            k -= 1
+        tail = f" · certain from step {k} on"
+    elif any(sure):
+        tail = f" · first certain at step {sure.index(True)}"
     return f"{name}: {what} · {now}{tail}"
 
 
@@ -136,11 +144,13 @@ class ReplayScreen(Screen):
     """
 
     HELP_TITLE = "Replay"
+    AUTO_FOCUS = "#replay-next"
+    # Priority: the steps move whatever has the focus (a tapped pane would scroll with them instead).
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", id="replay-back"),
-        Binding("right", "step(1)", "Next", id="replay-next"),
-        Binding("home", "jump(0)", "Start", id="replay-start"),
-        Binding("end", "jump(-1)", "End", id="replay-end"),
+        Binding("left", "step(-1)", "Back", id="replay-back", priority=True),
+        Binding("right", "step(1)", "Next", id="replay-next", priority=True),
+        Binding("home", "jump(0)", "Start", id="replay-start", priority=True),
+        Binding("end", "jump(-1)", "End", id="replay-end", priority=True),
         Binding("s", "next_seat", "Seat", id="replay-seat"),
         Binding("escape", "close", "Close", id="replay-close"),
     ]
@@ -172,12 +182,13 @@ class ReplayScreen(Screen):
             yield Btn("Next ▶", id="replay-next", variant="primary")
             yield Btn("▶|", id="replay-end", tooltip="End (End)")
             yield Btn(self._seat_label(), id="replay-seat")
+            yield Btn("▲", id="replay-up", tooltip="Scroll the table up")  # a tablet cannot swipe
+            yield Btn("▼", id="replay-down", tooltip="Scroll the table down")
             yield Btn("Close", id="replay-close")
         yield Footer()
 
     def on_mount(self) -> None:
         self.show(0)
-        self.query_one("#replay-next", Button).focus()
         self._start_beliefs()
 
     # ----------------------------------------------------------------- beliefs
@@ -273,6 +284,9 @@ class ReplayScreen(Screen):
         last = len(self.replay) - 1
         self.query_one("#replay-next", Button).disabled = k == last
         self.query_one("#replay-end", Button).disabled = k == last
+        focused = self.focused
+        if focused is None or focused.disabled:  # a tap on End took Next's focus away: keep one visibly focused
+            self.query_one("#replay-back" if k == last else "#replay-next", Button).focus()
         if self.is_mounted:
             self._draw_chart()
 
@@ -298,7 +312,9 @@ class ReplayScreen(Screen):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"replay-start": lambda: self.action_jump(0), "replay-back": lambda: self.action_step(-1),
                    "replay-next": lambda: self.action_step(1), "replay-end": lambda: self.action_jump(-1),
-                   "replay-seat": self.action_next_seat, "replay-close": self.action_close}
+                   "replay-seat": self.action_next_seat, "replay-close": self.action_close,
+                   "replay-up": lambda: scroll_by_button(self.query_one("#replay-table-box"), "up"),
+                   "replay-down": lambda: scroll_by_button(self.query_one("#replay-table-box"), "down")}
         action = actions.get(event.button.id or "")
         if action:
             event.stop()
