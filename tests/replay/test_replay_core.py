@@ -74,3 +74,16 @@ def test_a_damaged_session_gives_one_line(change, words):
     with pytest.raises(SessionError) as e:
         replay_steps(session)
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_table_gives_its_replay_only_once_the_game_is_over():
+    """The end screen's Replay reads ``Table.replay_session``: before the end it is refused in one line."""
+    config, bots = GAMES["ghoul"]
+    table = Table("ghoul", config, 1, bots)
+    for _ in range(5):
+        table.step_bot()
+    with pytest.raises(SessionError, match="not over yet"):
+        table.replay_session()
+    table.run_bots()
+    assert table.is_over()
+    assert replay_steps(table.replay_session()).spec.is_over(table.state)
