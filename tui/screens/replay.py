@@ -152,6 +152,8 @@ class ReplayScreen(Screen):
         Binding("home", "jump(0)", "Start", id="replay-start", priority=True),
         Binding("end", "jump(-1)", "End", id="replay-end", priority=True),
         Binding("s", "next_seat", "Seat", id="replay-seat"),
+        Binding("up", "scroll_table('up')", "Scroll up", show=False, id="replay-scroll-up"),
+        Binding("down", "scroll_table('down')", "Scroll down", show=False, id="replay-scroll-down"),
         Binding("escape", "close", "Close", id="replay-close"),
     ]
 
@@ -170,9 +172,10 @@ class ReplayScreen(Screen):
         yield Static("", id="replay-head", markup=False)
         yield Timeline(len(self.replay), id="replay-timeline")
         with Horizontal(id="replay-body"):
-            with VerticalScroll(id="replay-table-box"):
+            # Not focusable: the keys step the replay; ↑/↓ and the ▲/▼ buttons scroll the table.
+            with VerticalScroll(id="replay-table-box", can_focus=False):
                 yield Static("", id="replay-table")
-            with VerticalScroll(id="replay-events-box"):
+            with VerticalScroll(id="replay-events-box", can_focus=False):
                 yield Static("", id="replay-events")
         yield Static("", id="replay-chart-label", markup=False)
         yield BrailleChart(len(self.replay), id="replay-chart")
@@ -284,11 +287,24 @@ class ReplayScreen(Screen):
         last = len(self.replay) - 1
         self.query_one("#replay-next", Button).disabled = k == last
         self.query_one("#replay-end", Button).disabled = k == last
+        self.refresh_bindings()
         focused = self.focused
         if focused is None or focused.disabled:  # a tap on End took Next's focus away: keep one visibly focused
             self.query_one("#replay-back" if k == last else "#replay-next", Button).focus()
         if self.is_mounted:
             self._draw_chart()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key that would change nothing (Back at the deal, End at the end) is shown greyed."""
+        last = len(self.replay) - 1
+        if action == "step" and parameters:
+            return True if 0 <= self.at + int(str(parameters[0])) <= last else None
+        if action == "jump" and parameters:
+            return True if self.at != (last if int(str(parameters[0])) < 0 else 0) else None
+        return True
+
+    def action_scroll_table(self, what: str) -> None:
+        scroll_by_button(self.query_one("#replay-table-box"), what)
 
     def action_step(self, delta: int) -> None:
         self.show(self.at + delta)
