@@ -34,3 +34,8 @@ def event_text(ev: dict, view: dict) -> str | None:
     if ev["t"] == "give_chosen" and ev.get("card"):
         return f"{who} chooses to give {m.suit(ev['card'])}."
     return None
+
+
+def action_text(action: tuple, view: dict) -> str:
+    """One legal action in words, as the play screen's button says it (the bot's reasons name moves)."""
+    return m.action_label(view, action)

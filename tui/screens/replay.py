@@ -19,14 +19,15 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
 from engine.registry import GAMES
 from engine.replay import Replay
 from solvers.beliefs import WHAT, Point, belief_series, cached_series, store_series
+from solvers.reasons import Reason, explain, may_explain
 from tui.widgets.braille import BrailleChart
 from tui.widgets.choices import Btn
 from tui.widgets.scroll import scroll_by_button
@@ -40,6 +41,7 @@ class ReplayModel:
         self.wing = importlib.import_module(f"tui.{replay.game}.replay")
         self.seat = seat % replay.players
         self._views: dict[int, dict] = {}
+        self._explains: dict[int, bool] = {}
 
     def names(self) -> list[str]:
         return list(self._view(0)["players"])
@@ -70,6 +72,32 @@ class ReplayModel:
                 text = f"[seen by {', '.join(names[s] for s in seats)}] {text}"
             out.append(text)
         return out
+
+    def may_explain(self, k: int) -> bool:
+        """Whether step ``k`` was a move by a bot that weighs its moves (cached: the footer asks often)."""
+        if k not in self._explains:
+            self._explains[k] = may_explain(self.replay, k)
+        return self._explains[k]
+
+    def why_lines(self, k: int, reason: Reason | None) -> list[str]:
+        """The bot's reasons for step ``k``'s move in words; "not available" when they could not be rebuilt."""
+        step = self.replay.steps[k]
+        name = self.names()[step.seat] if step.seat is not None else "?"
+        if reason is None:
+            return [f"Step {k}: {name}'s reasons are not available.",
+                    "Rebuilt from its seed at this step, the bot does not score this move as it was made."]
+        view = self.replay.spec.view(self.replay.steps[k - 1].state, self.seat)  # named as the rest: to the chosen seat
+        say = getattr(self.wing, "action_text", lambda a, v: " ".join(str(x) for x in a))
+        lines = [f"Step {k}: why {name} (the strong bot) did this",
+                 f"Made: {say(reason.action, view)} — {reason.measure} {reason.value:.0%}"]
+        if reason.alternative is None or reason.alt_value is None:
+            lines.append("It had no other move worth weighing.")
+        else:
+            lines.append(f"Best alternative: {say(reason.alternative, view)} — {reason.alt_value:.0%}")
+            if reason.alt_value > reason.value:
+                lines.append("Within a point of each other: the bot keeps the move its rules of thumb prefer.")
+        lines.append(f"Its {reason.measure}: each move played to the end in worlds drawn from what it believed.")
+        return lines
 
     def headline(self, k: int) -> str:
         step = self.replay.steps[k]
@@ -152,6 +180,7 @@ class ReplayScreen(Screen):
         Binding("home", "jump(0)", "Start", id="replay-start", priority=True),
         Binding("end", "jump(-1)", "End", id="replay-end", priority=True),
         Binding("s", "next_seat", "Seat", id="replay-seat"),
+        Binding("w", "why", "Why this move?", id="replay-why"),
         Binding("up", "scroll_table('up')", "Scroll up", show=False, id="replay-scroll-up"),
         Binding("down", "scroll_table('down')", "Scroll down", show=False, id="replay-scroll-down"),
         Binding("escape", "close", "Close", id="replay-close"),
@@ -299,6 +328,8 @@ class ReplayScreen(Screen):
         last = len(self.replay) - 1
         if action == "step" and parameters:
             return True if 0 <= self.at + int(str(parameters[0])) <= last else None
+        if action == "why":  # only where the bot that moved weighed its moves: never a made-up number
+            return self.model.may_explain(self.at)
         if action == "jump" and parameters:
             return True if self.at != (last if int(str(parameters[0])) < 0 else 0) else None
         return True
@@ -318,6 +349,10 @@ class ReplayScreen(Screen):
         self.show(self.at)
         self._start_beliefs()
 
+    def action_why(self) -> None:
+        if self.model.may_explain(self.at):
+            self.app.push_screen(WhyPanel(self.model, self.at))
+
     def action_close(self) -> None:
         if self.app.screen is self:
             self.app.pop_screen()
@@ -335,3 +370,51 @@ class ReplayScreen(Screen):
         if action:
             event.stop()
             action()
+
+
+class WhyPanel(ModalScreen[None]):
+    """The strong bot's reasons for one step's move: its value and the best alternative's.
+
+    Worked out in a worker (the bot is rebuilt from its seed and searches again), so the replay
+    never stalls; the panel says so until the answer comes.
+    """
+
+    HELP_TITLE = "Why this move?"
+    BINDINGS = [Binding("escape", "close", "Close", id="why-close-key")]
+
+    def __init__(self, model: ReplayModel, k: int) -> None:
+        super().__init__()
+        self.model = model
+        self.k = k
+        self.done = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="why-box"):
+            yield Static("Why this move?", classes="dialog-title")
+            yield Static("Working it out…", id="why-text", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Btn("Close (esc)", id="why-close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._work, thread=True, exclusive=True, group="why", exit_on_error=False)
+
+    def _work(self) -> None:
+        try:
+            lines = self.model.why_lines(self.k, explain(self.model.replay, self.k))
+        except Exception as e:  # a solver bug: one line, never a traceback
+            lines = [f"The reasons could not be worked out ({e.__class__.__name__})."]
+        with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
+            self.app.call_from_thread(self._show, lines)
+
+    def _show(self, lines: list[str]) -> None:
+        self.done = True
+        self.query_one("#why-text", Static).update("\n".join(lines))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "why-close":
+            event.stop()
+            self.action_close()
+
+    def action_close(self) -> None:
+        if self.app.screen is self:
+            self.app.pop_screen()
