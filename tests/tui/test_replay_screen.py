@@ -205,3 +205,33 @@ def test_the_chart_label_says_since_when_the_seat_was_certain():
     assert belief_label("Ann", "masque", [None, 0.25], 0, 5) == \
         "Ann: P(plan survives) · no number at this step"
     assert "working it out… (2 of 5 steps)" in belief_label("Ann", "masque", [None, 0.25], 3, 5)
+
+
+@run_async
+async def test_the_clue_replay_shows_the_board_as_it_was():
+    """b swaps the table rows for the play screen's board map, every token where it stood at that step."""
+    from engine.clue.board import load_board
+    from tui.clue.board import BoardView, LocationCell
+
+    replay = example("clue")
+    board = load_board(replay.final.config.board)
+    app = UnmaskApp(replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert not screen.query_one(BoardView).display
+        await pilot.press("b")
+        assert screen.query_one(BoardView).display and not screen.query_one("#replay-table-box").display
+        for k in (0, 12, len(replay) - 1):
+            screen.show(k)
+            await pilot.pause()
+            state = replay.steps[k].state
+            for sus, node in state.pos.items():
+                if node <= board.centre:
+                    assert sus in screen.query_one(f"#loc-{node}", LocationCell).model.tokens, (k, sus)
+        await pilot.press("b")
+        assert screen.query_one("#replay-table-box").display and not screen.query_one(BoardView).display
+    ghoul = UnmaskApp(replay=example("ghoul"))
+    async with ghoul.run_test(size=(80, 24)) as pilot:  # no board map in its play screen: no key
+        assert await wait_for(pilot, lambda: isinstance(ghoul.screen, ReplayScreen))
+        assert ghoul.screen.check_action("board", ()) is False and not ghoul.screen.query(BoardView)

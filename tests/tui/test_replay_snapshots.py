@@ -42,3 +42,16 @@ async def at_step(pilot, k: int) -> None:
 @pytest.mark.parametrize("game", sorted(STEP))
 def test_replay_snapshot(snap_compare, game, size):
     assert snap_compare(replay_app(game), terminal_size=size, run_before=lambda pilot: at_step(pilot, STEP[game]))
+
+
+async def board_at_step(pilot, k: int) -> None:
+    await at_step(pilot, k)
+    await pilot.press("b")
+    await pilot.pause(0.2)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay_board_snapshot(snap_compare, size):
+    """Clue's replay with the play screen's board map (b) in place of the table rows."""
+    assert snap_compare(replay_app("clue"), terminal_size=size,
+                        run_before=lambda pilot: board_at_step(pilot, STEP["clue"]))

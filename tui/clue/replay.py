@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.clue.board import load_board
 from tui.clue import model as m
+from tui.clue.board import BoardView
 
 
 def faceup(state: Any, view: dict) -> list[tuple[str, str]]:
@@ -24,6 +25,16 @@ def faceup(state: Any, view: dict) -> list[tuple[str, str]]:
         if cards:
             rows.append((label, ", ".join(cards)))
     return rows
+
+
+def board(final: Any) -> BoardView:
+    """The play screen's board map, for the replay's Board view (``b``): built once per replay."""
+    return BoardView(load_board(final.config.board), id="board")
+
+
+def draw_board(widget: BoardView, view: dict) -> None:
+    """Every token and weapon where it was (``view``: the chosen seat's at that step; its token marked)."""
+    widget.show(m.board_cells(view, widget.board, set()), view["characters"][view["seat"]], set(view["characters"]))
 
 
 def event_text(ev: dict, view: dict) -> str | None:

@@ -181,6 +181,7 @@ class ReplayScreen(Screen):
         Binding("end", "jump(-1)", "End", id="replay-end", priority=True),
         Binding("s", "next_seat", "Seat", id="replay-seat"),
         Binding("w", "why", "Why this move?", id="replay-why"),
+        Binding("b", "board", "Board", id="replay-board"),
         Binding("up", "scroll_table('up')", "Scroll up", show=False, id="replay-scroll-up"),
         Binding("down", "scroll_table('down')", "Scroll down", show=False, id="replay-scroll-down"),
         Binding("escape", "close", "Close", id="replay-close"),
@@ -194,6 +195,7 @@ class ReplayScreen(Screen):
         self.at = 0
         self.values: list[float | None] = []  # the chosen seat's belief per step, as far as computed
         self._generation = 0  # a seat change makes a running computation's points void
+        self.board_shown = False  # the Board view (b): the play screen's map in place of the table rows
 
     def compose(self) -> ComposeResult:
         title = f"Replay · {GAMES[self.replay.game]}"
@@ -204,6 +206,10 @@ class ReplayScreen(Screen):
             # Not focusable: the keys step the replay; ↑/↓ and the ▲/▼ buttons scroll the table.
             with VerticalScroll(id="replay-table-box", can_focus=False):
                 yield Static("", id="replay-table")
+            if hasattr(self.model.wing, "board"):
+                board = self.model.wing.board(self.replay.final)
+                board.display = False
+                yield board
             with VerticalScroll(id="replay-events-box", can_focus=False):
                 yield Static("", id="replay-events")
         yield Static("", id="replay-chart-label", markup=False)
@@ -309,6 +315,9 @@ class ReplayScreen(Screen):
             table.append(text, style="reverse" if changed else "")
             table.append("\n")
         self.query_one("#replay-table", Static).update(table)
+        if self.board_shown:
+            self.model.wing.draw_board(self.query_one("#board"), self.replay.spec.view(self.replay.steps[k].state,
+                                                                                      self.model.seat))
         lines = self.model.event_lines(k) or ["(nothing to tell at this step)"]
         self.query_one("#replay-events", Static).update(Text("\n".join(lines)))
         self.query_one("#replay-back", Button).disabled = k == 0
@@ -328,6 +337,8 @@ class ReplayScreen(Screen):
         last = len(self.replay) - 1
         if action == "step" and parameters:
             return True if 0 <= self.at + int(str(parameters[0])) <= last else None
+        if action == "board":  # only where the game's play screen has a board map (Clue)
+            return hasattr(self.model.wing, "board")
         if action == "why":  # only where the bot that moved weighed its moves: never a made-up number
             return self.model.may_explain(self.at)
         if action == "jump" and parameters:
@@ -348,6 +359,15 @@ class ReplayScreen(Screen):
         self.query_one("#replay-seat", Button).label = self._seat_label()
         self.show(self.at)
         self._start_beliefs()
+
+    def action_board(self) -> None:
+        """Swap the table rows for the board as it was, and back."""
+        if not hasattr(self.model.wing, "board"):
+            return
+        self.board_shown = not self.board_shown
+        self.query_one("#replay-table-box").display = not self.board_shown
+        self.query_one("#board").display = self.board_shown
+        self.show(self.at)
 
     def action_why(self) -> None:
         if self.model.may_explain(self.at):
