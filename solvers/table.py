@@ -216,6 +216,17 @@ class Table:
         return Session(game=self.game, mode="play", config=self.config.to_json(), seed=self.seed,
                        log=[list(e) for e in self.log], seats=list(self.seats))
 
+    def replay_session(self) -> Session:
+        """The session a replay opens (issue 25): only once the game is over, since it shows every hidden card.
+
+        SessionError (one line) before the end.
+        """
+        from engine.session import SessionError
+
+        if not self.is_over():
+            raise SessionError("This game is not over yet: a replay opens only once a game has ended.")
+        return self.to_session()
+
     @classmethod
     def from_session(cls, session: Session) -> Table:
         """Rebuild a table; SessionError (one line) if the session does not describe one."""

@@ -34,7 +34,8 @@ def doc_examples() -> list[tuple[str, str]]:
 
 
 EXAMPLES = doc_examples()
-FILES = sorted((ROOT / "examples").glob("*.json"))
+# every assist session in examples/ (the finished games there are play sessions: the replay's, issue 25)
+FILES = sorted(p for p in (ROOT / "examples").glob("*.json") if not p.name.endswith("-finished.json"))
 
 
 def _solves(data: dict, tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ SCRIPTS = {
     "tournament.py": (["masque", "--games", "6"], "95% interval"),
     "my_bot.py": (["--games", "4"], "peeker   won"),
     "table_notes.py": (["--out", "{tmp}"], "clue-table-notes.json"),
+    "finished_games.py": (["--out", "{tmp}"], "clue-finished.json"),
     "openspiel_ismcts.py": (["--games", "1", "--sims", "10"], "ISMCTS won"),
 }
 NEEDS = {"openspiel_ismcts.py": "pyspiel"}  # scripts of an optional extra: skipped where it is not installed
@@ -50,7 +51,27 @@ def test_the_table_notes_are_what_the_script_writes(tmp_path):
         assert made.read_text(encoding="utf-8") == (EXAMPLES / made.name).read_text(encoding="utf-8"), made.name
 
 
-@pytest.mark.parametrize("file", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_the_finished_games_are_what_the_script_writes(tmp_path):
+    """The committed finished games (issue 25) are exactly what ``finished_games.py`` plays from its seeds,
+    one per game, and each is over."""
+    from engine.replay import replay_steps
+    from tui.storage import read_session_file
+
+    env = {**os.environ, "PYTHONPATH": str(EXAMPLES.parent)}  # this checkout's code, whatever is installed
+    subprocess.run([sys.executable, str(EXAMPLES / "finished_games.py"), "--out", str(tmp_path)], check=True,
+                   capture_output=True, timeout=600, env=env)
+    made = sorted(p.name for p in tmp_path.glob("*-finished.json"))
+    assert made == ["clue-finished.json", "ghoul-finished.json", "mascarade-finished.json", "masque-finished.json"]
+    for name in made:
+        assert (tmp_path / name).read_text(encoding="utf-8") == (EXAMPLES / name).read_text(encoding="utf-8"), name
+        replay = replay_steps(read_session_file(EXAMPLES / name))  # refuses a game that is not over
+        assert replay.spec.is_over(replay.final)
+
+
+ASSIST_FILES = sorted(p.name for p in EXAMPLES.glob("*.json") if not p.name.endswith("-finished.json"))
+
+
+@pytest.mark.parametrize("file", ASSIST_FILES)
 def test_unmask_solve_accepts_every_example_session(file):
     game = json.loads((EXAMPLES / file).read_text(encoding="utf-8"))["game"]
     result = CliRunner().invoke(app, ["solve", game, str(EXAMPLES / file), "--json"])

@@ -107,9 +107,13 @@ class UnmaskApp(KeyGate):
     ]
 
     def __init__(self, *, table: Table | None = None, session_id: str | None = None, human_seat: int = 0,
-                 bot_delay: float | None = None, start: str = "home", session: Any = None) -> None:
+                 bot_delay: float | None = None, start: str = "home", session: Any = None,
+                 replay: Any = None, replay_seat: int = 0, replay_path: Any = None) -> None:
         super().__init__()
         self._session = session  # an assist session to reopen (start="assist:GAME")
+        self._replay = replay  # a finished game to replay at start (unmask replay FILE), with the seat to watch
+        self._replay_seat = replay_seat
+        self._replay_path = replay_path
         self.bot_delay = default_bot_delay() if bot_delay is None else max(0.0, bot_delay)
         self.last_setup: dict[str, dict[str, Any]] = {}  # per game: the options and seats last played (New game)
         self.sheet_help = False  # the Clue play sheet: what you saw and your marks; Settings adds the solver's facts
@@ -147,6 +151,8 @@ class UnmaskApp(KeyGate):
         self.push_screen(self.root_screen())
         if self._table is not None:
             self.open_table(self._table, self._session_id, self._human_seat)
+        elif self._replay is not None:
+            self.open_replay(self._replay, self._replay_seat, self._replay_path)
         elif self._start == "resume":
             self.action_resume()
         elif self._start.startswith("assist"):
@@ -180,6 +186,13 @@ class UnmaskApp(KeyGate):
             game = session.game
         screen = importlib.import_module(f"tui.{game}.assist").AssistScreen
         self.push_screen(screen(session_id=session_id, session=session))
+
+    def open_replay(self, replay: Any, seat: int = 0, path: Any = None) -> None:
+        """Open the replay of a finished game (an ``engine.replay.Replay``), through ``seat``'s eyes;
+        its belief series are kept in the session file at ``path`` (None: not kept)."""
+        from tui.screens.replay import ReplayScreen
+
+        self.push_screen(ReplayScreen(replay, seat, path))
 
     # ----------------------------------------------------------------- navigation
 

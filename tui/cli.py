@@ -348,6 +348,51 @@ def resume(
 
 
 @app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A finished game: a saved session name or a session file (JSON).")],
+    seat: Annotated[int | None, typer.Option(help="Whose eyes to watch through (0 is the first seat).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every seat's belief at every step (or --seat's).")]
+    = False,
+) -> None:
+    """Replay a finished game step by step, every hidden card face up, with each seat's beliefs."""
+    from pathlib import Path
+
+    from engine.replay import replay_steps
+    from engine.session import SessionError
+    from tui import storage
+
+    try:
+        if Path(file).suffix == ".json" or "/" in file:
+            session = storage.read_session_file(file)
+            path = Path(file)
+        else:
+            session = storage.load_session(file)
+            path = storage.session_path(file)
+        game = replay_steps(session)
+    except SessionError as e:
+        _fail(str(e))
+        return
+    if seat is not None and not 0 <= seat < game.players:
+        _fail(f"--seat must be 0 to {game.players - 1} for this {game.players}-player game, not {seat}.")
+    if as_json:
+        from solvers.beliefs import cached_series, series_json
+
+        seats = list(range(game.players)) if seat is None else [seat]
+        try:
+            out = series_json(game, seats, cached=lambda s: cached_series(session, s))
+        except Exception as e:  # a solver bug: one line, never a traceback
+            _fail(f"the beliefs could not be worked out ({e.__class__.__name__}); please report this bug.", 1)
+            return
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    if seat is None:
+        seat = session.seats.index("human") if "human" in session.seats else 0
+    from tui.app import run_app
+
+    run_app(replay=game, replay_seat=seat, replay_path=path)
+
+
+@app.command()
 def solve(
     game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")],
     file: Annotated[str, typer.Argument(help="An assist session file (JSON, see docs/formats.md).")],

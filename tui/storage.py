@@ -256,10 +256,23 @@ class SessionInfo:
     updated: float
     moves: int
     error: str | None = None
+    over: bool = False  # a play session whose game has ended: Resume offers its replay
 
     @property
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.updated))
+
+
+def _is_over(session: Session) -> bool:
+    """Whether a play session's game has ended (a damaged log counts as not over: opening it says why)."""
+    if session.mode != "play":
+        return False
+    from engine.registry import get_game
+
+    try:
+        return bool(get_game(session.game).is_over(session.replay()))
+    except Exception:
+        return False
 
 
 def list_sessions() -> list[SessionInfo]:
@@ -272,8 +285,34 @@ def list_sessions() -> list[SessionInfo]:
         updated = path.stat().st_mtime
         try:
             s = read_session_file(path)
-            out.append(SessionInfo(sid, path, s.game, s.mode, updated, len(s.log)))
+            out.append(SessionInfo(sid, path, s.game, s.mode, updated, len(s.log), over=_is_over(s)))
         except SessionError as e:
             out.append(SessionInfo(sid, path, "?", "?", updated, 0, str(e)))
     out.sort(key=lambda i: (-i.updated, i.id))
     return out
+
+
+def keep_beliefs(path: Path, session: Session) -> bool:
+    """Write ``session``'s cached belief series (issue 25) into the file at ``path``, and nothing else.
+
+    The file is read again first and must hold the very same game (config, seed, moves): whatever
+    else it keeps (a Clue sheet's marks) stays as it is. False when it does not match or cannot be
+    written; the replay works on without its cache then.
+    """
+    from solvers.beliefs import CACHE_KEY
+
+    try:
+        on_disk = read_session_file(path)
+        if (on_disk.game, on_disk.mode, on_disk.config, on_disk.seed, on_disk.log) != (
+                session.game, session.mode, session.config, session.seed, session.log):
+            return False
+        on_disk.extra[CACHE_KEY] = session.extra[CACHE_KEY]
+        atomic_write_json(path, on_disk.to_json())
+    except (SessionError, OSError, KeyError):
+        return False
+    return True
+
+
+def session_path(session_id: str) -> Path:
+    """Where the session ``session_id`` is saved (the checks of every other use included)."""
+    return _path_for(session_id)

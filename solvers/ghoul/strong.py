@@ -34,6 +34,7 @@ class StrongBot(GhoulPlayerBase):
     PLAN_INTERROGATIONS = True  # in rollouts, interrogate as the beliefs suggest, not at random
     PLAN_ATTACKS = True  # in rollouts, attack on the beliefs' odds, not on the prior ones
     MAX_CANDIDATES = 12
+    PREFER_HEURISTIC = 0.01  # a tie-break: within this win rate, the heuristic's own choice wins
 
     def __init__(self, seat: int, seed: int) -> None:
         super().__init__(seat, seed)
@@ -59,14 +60,41 @@ class StrongBot(GhoulPlayerBase):
 
     def decide(self, view: dict, legal: list[tuple], rng: Rng) -> tuple:
         fallback = self.heuristic.decide(view, legal, rng)
+        scored = self._search(view, legal, fallback)
+        return fallback if scored is None else scored[0]
+
+    def searches(self, view: dict) -> bool:
+        """Whether :meth:`decide` weighs its options by search here (else the heuristic decides)."""
+        return view["phase"] in SEARCH_PHASES and len(view["legal"]) >= 2
+
+    def scored_choice(self, view: dict) -> tuple[tuple, list[tuple[tuple, float]]] | None:
+        """Why the bot would act so here: its choice and every candidate's estimated win rate.
+
+        The same search :meth:`decide` runs (same seeds, same worlds), so asked at the same point
+        of a game it gives the same choice; None where the bot plays its heuristic (no values).
+        A replay's "Why this move?" (``solvers.reasons``) asks a fresh bot rebuilt to that point.
+        """
+        self._consume(view)
+        legal = [tuple(a) for a in view["legal"]]
+        if not legal:
+            return None
+        fallback = self.heuristic.decide(view, legal, self._rng(view))
+        scored = self._search(view, legal, fallback)
+        if scored is None:
+            return None
+        choice, candidates, scores = scored
+        return choice, list(zip(candidates, scores, strict=True))
+
+    def _search(self, view: dict, legal: list[tuple], fallback: tuple) -> tuple[tuple, list[tuple], list[float]] | None:
+        """(choice, candidates, their win rates) by sampled-world search; None where the heuristic decides."""
         if view["phase"] not in SEARCH_PHASES or len(legal) < 2:
-            return fallback
+            return None
         sol = self.beliefs()
         if sol is None:
-            return fallback
+            return None
         candidates = self._candidates(view, legal, fallback)
         if len(candidates) < 2:
-            return candidates[0]
+            return None
         n = view["events"][-1]["n"] if view["events"] else self.since
         seed = derive_seed(self.seed, "search", n)
         worlds = sample_worlds(sol, self.WORLDS, Rng(seed))
@@ -79,8 +107,9 @@ class StrongBot(GhoulPlayerBase):
             more = sample_worlds(sol, self.WORLDS, Rng(more_seed))
             extra = evaluate(view, candidates, more, more_seed, plan)
             scores = [(a + b) / 2 for a, b in zip(scores, extra, strict=True)]
-        best = max(range(len(candidates)), key=lambda i: scores[i] + (0.01 if candidates[i] == fallback else 0.0))
-        return candidates[best]
+        best = max(range(len(candidates)),
+                   key=lambda i: scores[i] + (self.PREFER_HEURISTIC if candidates[i] == fallback else 0.0))
+        return candidates[best], candidates, scores
 
     def _plan(self, view: dict, worlds: list) -> Plan:
         """How I will play later, as my beliefs (the sampled worlds) suggest: whom I would ask for

@@ -942,3 +942,33 @@ def test_a_loss_stopped_by_the_bottom_of_the_track_is_logged_as_it_happened():
     ev = s.log.items[len(s.log) - 1][0]
     assert (ev["change"], ev["to"]) == (-1, 2)
     assert "-1 popularity → 2" in describe(ev, view(s, 0))
+
+
+def test_editing_the_final_plan_never_ends_the_game_but_ready_always_can():
+    """The remark of issue 25's replay work: a seat that always plays its first legal action (seed 3,
+    random bots) never ends the game. Not a rules bug: in the planning step after the 12th round the
+    first legal actions are Movement-tile edits, which never pass the turn (a plan may be changed
+    until it is final); Ready is always legal there and, once every living seat is ready, it is midnight."""
+    from solvers.table import Table
+
+    t = Table("masque", {"players": 4}, 3, ["human", "random", "random", "random"])
+    edits = 0
+    for _ in range(1000):
+        if t.to_act() != 0:
+            t.step_bot()
+            continue
+        v = t.view(0)
+        if v["phase"] == "plan":
+            assert ["ready"] in v["legal"]
+            assert v["legal"][0][0] == "tile"  # the first legal action edits the plan: the turn stays
+            edits += 1
+        t.submit(0, tuple(v["legal"][0]))
+    assert not t.is_over() and t.view(0)["phase"] == "plan" and edits > 300
+    for _ in range(100):  # the same seat says Ready (the bots, random, will too): the game ends
+        if t.is_over():
+            break
+        if t.to_act() == 0:
+            t.submit(0, ("ready",))
+        else:
+            t.step_bot()
+    assert t.is_over()

@@ -11,6 +11,7 @@ which ``shrink`` cuts down to a short reproduction.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
@@ -226,7 +227,8 @@ class ServiceThread:
 
 @dataclass
 class Scenario:
-    """Where the robot starts: ``kind`` is home, play, assist, rules, resume, settings, help or lobby."""
+    """Where the robot starts: ``kind`` is home, play, assist, rules, resume, settings, help, lobby or replay
+    (the game's finished example game, issue 25)."""
 
     kind: str
     game: str = ""
@@ -249,6 +251,12 @@ class Scenario:
         if self.kind == "resume":
             _seed_saved_sessions(seed)
             return UnmaskApp(start="resume", bot_delay=0)
+        if self.kind == "replay":
+            from engine.replay import replay_steps
+            from tui.storage import read_session_file
+
+            finished = Path(__file__).resolve().parents[2] / "examples" / f"{self.game}-finished.json"
+            return UnmaskApp(replay=replay_steps(read_session_file(finished)), bot_delay=0)
         if self.kind == "lobby":
             from tui.serve.child import ServedApp
 
@@ -279,6 +287,10 @@ def _seed_saved_sessions(seed: int) -> None:
 
                 t.submit(0, tuple(make_bot(game, "random", 0, seed).choose(v)))
         save_session(t.to_session(), f"{game}-play-robot-{seed}")
+    # a finished game (Resume offers its replay), without its kept beliefs: the chart is worked out
+    finished = json.loads((Path(__file__).resolve().parents[2] / "examples" / "ghoul-finished.json").read_text("utf-8"))
+    finished.pop("beliefs", None)
+    (sessions_dir() / "ghoul-finished-robot.json").write_text(json.dumps(finished), encoding="utf-8")
     (sessions_dir() / "damaged.json").write_text("{not json", encoding="utf-8")
 
 
@@ -288,6 +300,7 @@ def all_scenarios() -> list[Scenario]:
         for game in GAMES:
             out.append(Scenario("play", game, size))
             out.append(Scenario("assist", game, size))
+            out.append(Scenario("replay", game, size))
         out += [Scenario("home", "", size), Scenario("resume", "", size), Scenario("rules", "clue", size),
                 Scenario("settings", "", size), Scenario("help", "", size), Scenario("lobby", "", size)]
     return out

@@ -206,6 +206,17 @@ def drive_to_end(game: str, service: ServiceThread, size: tuple[int, int]) -> No
             screen.action_undo()
             await pilot.pause()
             assert len(truth.log) == moves
+            # The end screen's Replay: the whole game, from the table service, now that it is over (issue 25).
+            from tui.screens.replay import ReplayScreen
+
+            await pilot.click("#end-replay")
+            for _ in range(200):
+                if isinstance(app.screen, ReplayScreen):
+                    break
+                await pilot.pause(0.02)
+            assert isinstance(app.screen, ReplayScreen), app.screen
+            assert app.screen.path is None  # a shared table's file is the server's: nothing is written here
+            assert truth.spec.state_to_json(app.screen.replay.final) == truth.spec.state_to_json(truth.state)
         assert not [p for p in data_dir().rglob("*") if p.is_file() and "served-" in p.name]
 
     asyncio.run(asyncio.wait_for(scenario(), 240))

@@ -109,13 +109,14 @@ async def test_bots_take_their_turns_at_the_readable_pace(game):
         assert instant.log == paced.log, "the pace changes nothing in the game"
 
 
-@pytest.mark.parametrize("leave", ["new game", "board twice"])
+@pytest.mark.parametrize("leave", ["new game", "board twice", "replay"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 @run_async
 async def test_the_last_move_shows_the_end_screen_and_is_saved(game, leave):
     """The human's last action is submitted through the screen: the bots finish, the game's end
     screen opens, and the saved session holds the whole game. New game opens the same game's setup
-    (Masque's once led to Clue's); a double tap on Board goes back to the board, not past it to Home."""
+    (Masque's once led to Clue's); a double tap on Board goes back to the board, not past it to Home;
+    Replay opens the replay of the whole game (and Escape comes back)."""
     play_screen, end_screen = screens(game)
     whole = play_out(table_of(game, 2))
     last = max(i for i, (seat, _a) in enumerate(whole) if seat == 0)
@@ -130,7 +131,18 @@ async def test_the_last_move_shows_the_end_screen_and_is_saved(game, leave):
         assert await wait_for(pilot, lambda: isinstance(app.screen, end_screen))
         await pilot.pause(0.1)  # let the end screen draw before the app closes
         assert table.is_over() and table.log == whole
-        if leave == "new game":
+        if leave == "replay":  # issue 25: the end screen's Replay button opens the whole game, from the deal
+            from tui.screens.replay import ReplayScreen
+
+            end = app.screen
+            await pilot.click("#end-replay")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            replay = app.screen.replay
+            assert app.screen.at == 0 and len(replay) == len(whole) + 1
+            assert table.spec.state_to_json(replay.final) == table.spec.state_to_json(table.state)
+            await pilot.press("escape")
+            assert await wait_for(pilot, lambda: app.screen is end)
+        elif leave == "new game":
             await pilot.press("n")
             assert await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
             assert app.screen.game == game

@@ -65,7 +65,7 @@ class EndScreen(GameEndScreen):
             with VerticalScroll(id="gh-end-scroll"):
                 yield Static(id="gh-end-rows")
             with Horizontal(id="gh-end-buttons"):
-                yield from self.end_buttons(quit=False)
+                yield from self.end_buttons(quit=False, replay="Replay")  # the scroll buttons share the row
                 yield ScrollButtons("#gh-end-scroll", id="gh-end-scrollbtn")
         yield Footer()
 

@@ -57,11 +57,15 @@ class ResumeScreen(Screen):
                 text = f"⚠ {info.id}\n  {info.error}"
             else:
                 moves = words.count(info.moves, "move")
-                text = f"{GAMES.get(info.game, info.game)} · {moves} · {info.when}\n  {info.id}"
+                ended = " · ended" if info.over else ""
+                text = f"{GAMES.get(info.game, info.game)} · {moves}{ended} · {info.when}\n  {info.id}"
+            buttons = [Btn("Open", id=f"resume-open-{i}", classes="resume-open", variant="primary",
+                           disabled=bool(info.error))]
+            if info.over:  # a finished game: its replay, every hidden card face up (issue 25)
+                buttons.append(Btn("Replay", id=f"resume-replay-{i}", classes="resume-replay"))
             row = Horizontal(
                 Static(text, classes="resume-info" + (" -damaged" if info.error else "")),
-                Btn("Open", id=f"resume-open-{i}", classes="resume-open", variant="primary",
-                    disabled=bool(info.error)),
+                *buttons,
                 Btn("Delete", id=f"resume-delete-{i}", classes="resume-delete", variant="error"),
                 classes="resume-row",
             )
@@ -85,6 +89,8 @@ class ResumeScreen(Screen):
             self.app.pop_screen()
         elif bid.startswith("resume-open-"):
             self.open(self._session_of(event.button))
+        elif bid.startswith("resume-replay-"):
+            self.replay(self._session_of(event.button))
         elif bid.startswith("resume-delete-"):
             self.ask_delete(self._session_of(event.button))
 
@@ -94,6 +100,8 @@ class ResumeScreen(Screen):
             self.ask_delete(self._session_of(focused))
         elif isinstance(focused, Button) and (focused.id or "").startswith("resume-open-"):
             self.open(self._session_of(focused))
+        elif isinstance(focused, Button) and (focused.id or "").startswith("resume-replay-"):
+            self.replay(self._session_of(focused))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Delete is offered only while a saved game's button has the focus (Back or nothing: no Delete)."""
@@ -133,6 +141,24 @@ class ResumeScreen(Screen):
         marks = session.extra.get("clue_marks")
         self.app.open_table(table, session_id, session.seats.index("human"),  # type: ignore[attr-defined]
                             marks=marks if isinstance(marks, dict) else None)
+
+    def replay(self, session_id: str | None) -> None:
+        """Open the replay of a finished game; any problem becomes a one-line notification."""
+        from engine.replay import replay_steps
+        from engine.session import SessionError
+        from tui.storage import load_session, session_path
+
+        if session_id is None:
+            return
+        try:
+            session = load_session(session_id)
+            game = replay_steps(session)
+            path = session_path(session_id)
+        except SessionError as e:
+            self.notify(str(e), title="Cannot replay this game", severity="error", markup=False)
+            return
+        seat = session.seats.index("human") if "human" in session.seats else 0
+        self.app.open_replay(game, seat, path)  # type: ignore[attr-defined]
 
     def ask_delete(self, session_id: str | None) -> None:
         if session_id is None:

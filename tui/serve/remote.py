@@ -317,6 +317,16 @@ class RemoteTable:
     def to_session(self) -> Any:
         raise RemoteError("A shared table is saved by the server.")
 
+    def replay_session(self) -> Any:
+        """The finished game's session, from the table service: it refuses (one sentence) before the end."""
+        from engine.session import Session, SessionError
+
+        try:
+            answer = self.client.request({"op": "replay"})
+        except RemoteError as e:
+            raise SessionError(str(e)) from None
+        return Session.from_json(answer.get("session"))
+
     def close(self) -> None:
         self._closed = True
         self._listeners.clear()

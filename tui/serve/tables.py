@@ -17,6 +17,8 @@ client → service                            service → client
 ``{"op": "probe", "action", "id"}``         ``{"op": "probe", "id", "reason": str | null}``
 ``{"op": "end", "table", "user"}``          ``{"op": "ended", "id"}`` (only the creator), then
                                             a ``view`` push with ``ended_by`` to the table
+``{"op": "replay", "id"}``                  ``{"op": "replay", "id", "session"}``: the whole game,
+                                            to a seated player once it is over (else an error)
 ==========================================  =============================================
 
 Seats show who sits there: when a login first takes a human seat, the table's name for that
@@ -552,6 +554,16 @@ class TableService:
                 _send(writer, {"op": "error", "id": rid, "message": str(e)})
             else:
                 _send(writer, {"op": "ended", "id": rid})
+        elif op == "replay":
+            # Every hidden card of the game: for a seated player of this table, and only once it is over.
+            seat = joined.watchers.get(writer) if joined is not None else None
+            if joined is None or seat is None:
+                _send(writer, {"op": "error", "id": rid, "message": "Join a table first."})
+            elif not joined.table.is_over():
+                _send(writer, {"op": "error", "id": rid,
+                               "message": "This game is not over yet: a replay opens only once a game has ended."})
+            else:
+                _send(writer, {"op": "replay", "id": rid, "session": joined.table.replay_session().to_json()})
         elif op in ("submit", "probe"):
             if joined is None:
                 _send(writer, {"op": "error", "id": rid, "message": "Join a table first."})
