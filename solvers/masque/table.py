@@ -118,7 +118,7 @@ class TableModel:
             votes[st[2][i]] = votes.get(st[2][i], 0.0) + w
         return max(votes, key=lambda p: votes[p]) if votes else self.me
 
-    def _apply(self, fn, *args) -> None:  # noqa: ANN001 - internal
+    def _apply(self, fn, *args) -> None:
         out: dict[State, float] = {}
         for st, w in self.states.items():
             for nst, f in fn(st, *args):
@@ -204,53 +204,51 @@ class TableModel:
     def _ask(self, st: State, by: int, target: int, slot: int, matched: bool, offered: int, take: bool,
              card: int | None, ci: int | None, new: bool, unseen_k: int, second: bool
              ) -> Iterator[tuple[State, float]]:
-        f2 = 1.0
         for st1, f1 in self._resolve(st, target):
-            if True:
-                res, und, seen, excl = st1
-                ex = excl if second and excl and excl[0] == target else None
-                avail = list(res[target])
-                held = [j for j, loc in enumerate(seen) if loc == target]
-                if ex:
-                    if ex[1] == "u":
-                        avail[ex[2]] -= 1
-                    else:
-                        held = [j for j in held if j != ex[2]]
-                # the offer's public shape
-                cats: list[tuple[str, int, int]] = []  # (kind, slot or seen index, how many)
-                cnt_k = avail[slot] + sum(1 for j in held if self.seen_cards[j] // NR == slot)
-                if matched != (cnt_k > 0):
-                    continue
-                size = sum(avail) + len(held)
-                if offered != (cnt_k if matched else size):
-                    continue
-                for k in range(NS):
-                    if avail[k] and (not matched or k == slot):
-                        cats.append(("u", k, avail[k]))
-                for j in held:
-                    if not matched or self.seen_cards[j] // NR == slot:
-                        cats.append(("s", j, 1))
-                for kind, what, many in cats:
-                    if card is not None:
-                        if new and not (kind == "u" and what == card // NR):
-                            continue
-                        if not new and not (kind == "s" and what == ci):
-                            continue
-                        f = many / offered / (unseen_k if new else 1)
-                    else:
-                        f = many / offered
-                    nres, nseen = res, seen
-                    nexcl = None if take else (target, kind, what)
-                    if kind == "u" and new:
-                        nres = _put(nres, target, _inc(nres[target], what, -1))
-                        nseen = (*nseen, by if take else target)
-                        nexcl = None if take else (target, "s", ci)
-                    elif kind == "u" and take:
-                        nres = _put(nres, target, _inc(nres[target], what, -1))
-                        nres = _put(nres, by, _inc(nres[by], what, 1))
-                    elif kind == "s" and take:
-                        nseen = _put(nseen, what, by)
-                    yield (nres, und, nseen, nexcl), f1 * f2 * f
+            res, und, seen, excl = st1
+            ex = excl if second and excl and excl[0] == target else None
+            avail = list(res[target])
+            held = [j for j, loc in enumerate(seen) if loc == target]
+            if ex:
+                if ex[1] == "u":
+                    avail[ex[2]] -= 1
+                else:
+                    held = [j for j in held if j != ex[2]]
+            # the offer's public shape
+            cats: list[tuple[str, int, int]] = []  # (kind, slot or seen index, how many)
+            cnt_k = avail[slot] + sum(1 for j in held if self.seen_cards[j] // NR == slot)
+            if matched != (cnt_k > 0):
+                continue
+            size = sum(avail) + len(held)
+            if offered != (cnt_k if matched else size):
+                continue
+            for k in range(NS):
+                if avail[k] and (not matched or k == slot):
+                    cats.append(("u", k, avail[k]))
+            for j in held:
+                if not matched or self.seen_cards[j] // NR == slot:
+                    cats.append(("s", j, 1))
+            for kind, what, many in cats:
+                if card is not None:
+                    if new and not (kind == "u" and what == card // NR):
+                        continue
+                    if not new and not (kind == "s" and what == ci):
+                        continue
+                    f = many / offered / (unseen_k if new else 1)
+                else:
+                    f = many / offered
+                nres, nseen = res, seen
+                nexcl = None if take else (target, kind, what)
+                if kind == "u" and new:
+                    nres = _put(nres, target, _inc(nres[target], what, -1))
+                    nseen = (*nseen, by if take else target)
+                    nexcl = None if take else (target, "s", ci)
+                elif kind == "u" and take:
+                    nres = _put(nres, target, _inc(nres[target], what, -1))
+                    nres = _put(nres, by, _inc(nres[by], what, 1))
+                elif kind == "s" and take:
+                    nseen = _put(nseen, what, by)
+                yield (nres, und, nseen, nexcl), f1 * f
 
     def give(self, by: int, target: int, card: int | None) -> None:
         """Confidant: ``by`` gives ``target`` one card (any of theirs with equal chance, unless I saw it)."""
@@ -269,31 +267,29 @@ class TableModel:
               size: int) -> Iterator[tuple[State, float]]:
         if size <= 0:
             return
-        f2 = 1.0
         for st1, f1 in self._resolve(st, by):
-            if True:
-                res, und, seen, _ex = st1
-                cats = [("u", k, res[by][k]) for k in range(NS) if res[by][k]]
-                cats += [("s", j, 1) for j, loc in enumerate(seen) if loc == by]
-                for kind, what, many in cats:
-                    if card is not None:
-                        if new and not (kind == "u" and what == card // NR):
-                            continue
-                        if not new and not (kind == "s" and what == ci):
-                            continue
-                    f = many / size / (unseen_k if new else 1)
-                    nres, nseen = res, seen
-                    if kind == "u" and new:
-                        nres = _put(nres, by, _inc(nres[by], what, -1))
-                        nseen = (*nseen, target)
-                        nex = (target, "s", ci)
-                    elif kind == "u":
-                        nres = _put(_put(nres, by, _inc(nres[by], what, -1)), target, _inc(nres[target], what, 1))
-                        nex = (target, "u", what)
-                    else:
-                        nseen = _put(nseen, what, target)
-                        nex = (target, "s", what)
-                    yield (nres, und, nseen, nex), f1 * f2 * f
+            res, und, seen, _ex = st1
+            cats = [("u", k, res[by][k]) for k in range(NS) if res[by][k]]
+            cats += [("s", j, 1) for j, loc in enumerate(seen) if loc == by]
+            for kind, what, many in cats:
+                if card is not None:
+                    if new and not (kind == "u" and what == card // NR):
+                        continue
+                    if not new and not (kind == "s" and what == ci):
+                        continue
+                f = many / size / (unseen_k if new else 1)
+                nres, nseen = res, seen
+                if kind == "u" and new:
+                    nres = _put(nres, by, _inc(nres[by], what, -1))
+                    nseen = (*nseen, target)
+                    nex = (target, "s", ci)
+                elif kind == "u":
+                    nres = _put(_put(nres, by, _inc(nres[by], what, -1)), target, _inc(nres[target], what, 1))
+                    nex = (target, "u", what)
+                else:
+                    nseen = _put(nseen, what, target)
+                    nex = (target, "s", what)
+                yield (nres, und, nseen, nex), f1 * f
 
     # ------------------------------------------------------------------ answers
 
@@ -380,7 +376,7 @@ def replay(players: list[str], me: str, red_death: int, log: list[dict]) -> Tabl
     prev: dict | None = None  # the last look or give, for a Swindle's second look and Confidant's take
     for i, e in enumerate(log):
         t = e.get("type")
-        if t == "rumor" and not e.get("from") or t == "hand":
+        if (t == "rumor" and not e.get("from")) or t == "hand":
             cards = [e["card"]] if t == "rumor" else list(e.get("cards") or [])
             for c in cards:
                 k, x = parse_card(c, "note")
@@ -397,7 +393,8 @@ def replay(players: list[str], me: str, red_death: int, log: list[dict]) -> Tabl
             p = players.index(e["by"])
             m.draw(p)
             if not m.states:
-                raise TableError(i, f"{players[p]} cannot have drawn a Gossip card: by the notes, none is left in the deck.")
+                raise TableError(i, f"{players[p]} cannot have drawn a Gossip card: by the notes, "
+                                    "none is left in the deck.")
         elif t == "count":
             p = players.index(e["player"])
             n = e["cards"]
@@ -417,7 +414,8 @@ def replay(players: list[str], me: str, red_death: int, log: list[dict]) -> Tabl
                 ck, cx = parse_card(e["card"], "note")
                 card = ck * NR + cx
             elif mi in (by, target):
-                raise TableError(i, "When you ask or are asked, the note names the card that changed hands or was shown.")
+                raise TableError(i, "When you ask or are asked, the note names the card that changed hands "
+                                    "or was shown.")
             take = e.get("how", "look") == "take"
             second = bool(e.get("second")) and prev is not None and prev.get("by") == e["by"] \
                 and prev.get("target") == e["target"]
@@ -471,7 +469,7 @@ def hand_sizes(players: list[str], me: str, log: list[dict]) -> list[int]:
     mine: set[str] = set()
     for e in log:
         t = e.get("type")
-        if t == "rumor" and not e.get("from") or t == "hand":
+        if (t == "rumor" and not e.get("from")) or t == "hand":
             mine.update([e["card"]] if t == "rumor" else e.get("cards") or [])
         elif t == "draw":
             sizes[players.index(e["by"])] += 1
