@@ -401,7 +401,7 @@ def read_input(config: dict, log: list[dict]) -> tuple[Knowledge, dict]:
 def _who(value: object, players: list[str], where: str, field: str) -> int:
     if value not in players:
         raise SolverInputError(f"{where}: {field} {value!r} is not one of the players ({', '.join(players)}).")
-    return players.index(value)  # type: ignore[arg-type]
+    return players.index(value)
 
 
 def _count(value: object, where: str, field: str) -> int:
@@ -476,7 +476,7 @@ def solve(config: dict, log: list[dict]) -> dict:
             hand = table_out["players"][opts["players"].index(opts["target"])]["cards"]
     values = ask_values(gains, m, hand, soft)
     if table_out and table_out["exact"] and opts["target"] in opts["players"] and not opts["hand_given"] and not soft:
-        values = model.offer_values(opts["players"].index(opts["target"]), gains)  # type: ignore[union-attr]
+        values = model.offer_values(opts["players"].index(opts["target"]), gains)
     best_k = max(range(NS), key=lambda k: (round(values[k], 12), gains[k], -k))
     certain_safe = [f"{SLOTS[k]} {ROOMS[x]}" for k in range(NS) for x in range(NR) if p[k][x] == 0.0]
     certain_deadly = [f"{SLOTS[k]} {ROOMS[x]}" for k in range(NS) for x in range(NR) if p[k][x] == 1.0]
@@ -519,7 +519,7 @@ def _table_json(opts: dict, model: object, gains: list[float], m: list[int], log
             best = max(range(NS), key=lambda k: (round(vals[k], 12), gains[k], -k))
             row["ask"] = {"slot": SLOTS[best], "gain": vals[best]}
         rows.append(row)
-    out: dict = {"exact": exact, "players": rows}
+    out: dict = {"exact": exact, "players": rows, "states": len(model.states) if isinstance(model, TableModel) else 0}
     if not exact:
         out["message"] = ("Too many ways the Rumor hands could be split to follow exactly; the hand sizes and "
                           "the advice from them stand.")

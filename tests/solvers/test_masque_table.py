@@ -288,3 +288,14 @@ def test_engine_games_fed_to_the_table_make_no_false_certainty_soak(block):
     """500 seeded games (5 blocks of 100), every seat (``pytest -m soak``)."""
     counts = table_soundness(range(2000 + block * 100, 2100 + block * 100))
     print(counts)
+
+
+def test_a_card_seen_in_a_table_ask_explains_its_safe_room():
+    from solvers.masque.explain import masque_explainer, note_sentence
+
+    log = [{"type": "draw", "by": "Ann"},
+           {"type": "ask", "by": "Me", "target": "Ann", "slot": "12:30", "matched": False, "offered": 1,
+            "how": "look", "card": "12:10 blue", "action": "Flirt"}]
+    ex = masque_explainer(table_config(3), log)
+    assert ex.why(("safe", "12:10 blue")) == [1]
+    assert note_sentence(log[1]) == "I saw 12:10 blue (Flirt: Me and Ann) (safe)"
