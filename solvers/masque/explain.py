@@ -84,7 +84,8 @@ def note_sentence(entry: dict[str, Any], me: str = "") -> str:
         who = entry.get("from")
         return f"I saw {_card(entry.get('card'))}" + (f" from {who}" if who else "") + " (safe)"
     if t in ("ask", "give") and entry.get("card") is not None:
-        what = entry.get("action") or ("a gift" if t == "give" else "a take" if entry.get("how") == "take" else "a look")
+        how = "a gift" if t == "give" else "a take" if entry.get("how") == "take" else "a look"
+        what = entry.get("action") or how
         return f"I saw {_card(entry.get('card'))} ({what}: {entry.get('by')} and {entry.get('target')}) (safe)"
     if t == "evidence":
         idx = entry.get("index")
