@@ -273,6 +273,7 @@ class MasqueTableScreen(Screen[None]):
     #mt-buttons Tap { margin: 0 1 0 0; }
     """
     BINDINGS: ClassVar = [
+        Binding("ctrl+s", "start", "Start the table", id="masque.table.start"),
         Binding("n", "note", "Table note", id="masque.table.note"),
         Binding("escape", "close", "Back", id="masque.table.back"),
     ]
@@ -302,7 +303,7 @@ class MasqueTableScreen(Screen[None]):
                 yield Input(placeholder="Ann, Bob, Me, Dee", id="mt-setup-names")
                 yield Static("", id="mt-setup-problem")
         with Horizontal(id="mt-buttons"):
-            yield Tap("Start the table", id="mt-start", variant="primary")
+            yield Tap("Start the table (^s)", id="mt-start", variant="primary")
             yield Tap("Table note (n)", id="mt-note", variant="primary")
             yield Tap("Back (esc)", id="mt-back")
         yield KeyBar(id="ax-keys")
@@ -327,10 +328,16 @@ class MasqueTableScreen(Screen[None]):
             "Set up the table: how many play, where you sit and (optionally) their names. Then note every "
             "draw, look, take and gift: the table shows who can still hold each time slot.", style="dim"))
         self.refresh_bindings()
+        focused = self.focused
+        if focused is None or not focused.display or not focused.parent or not focused.parent.display:
+            self.query_one("#mt-slot" if ready else "#mt-setup-n", Picker).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Start only before the table is set up; notes only after."""
         if action == "note":
             return True if self.ready else None
+        if action == "start":
+            return False if self.ready else True  # gone once the table is set up
         return True
 
     def action_start(self) -> None:
