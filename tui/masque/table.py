@@ -337,7 +337,7 @@ class MasqueTableScreen(Screen[None]):
         if action == "note":
             return True if self.ready else None
         if action == "start":
-            return False if self.ready else True  # gone once the table is set up
+            return not self.ready  # gone once the table is set up
         return True
 
     def action_start(self) -> None:
