@@ -21,6 +21,7 @@ so and the ask advice falls back to the hypergeometric chance from the real hand
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from math import comb
 
 from engine.masque import NR, NS, ROOMS, SLOTS
@@ -42,8 +43,17 @@ class TooMany(Exception):
     """The belief outgrew MAX_STATES."""
 
 
-def _compositions(n: int, pool: list[int]) -> Iterator[tuple[tuple[int, ...], float]]:
+def _compositions(n: int, pool: list[int]) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every way ``n`` cards drawn from ``pool`` (cards per slot) split by slot, with its chance."""
+    return _compositions_of(n, tuple(pool))
+
+
+@cache
+def _compositions_of(n: int, pool: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
+    return tuple(_split(n, pool))
+
+
+def _split(n: int, pool: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], float]]:
     total = sum(pool)
     if n > total:
         return
@@ -326,21 +336,24 @@ class TableModel:
         """Expected gain of naming each slot to ``target``: the card offered is uniform among the
         target's cards of that slot (else among all its cards), worth ``gains[slot]`` when I have
         never identified it and nothing when I have."""
-        out = [0.0] * NS
+        # only the target's own cards and the pool its undetermined cards come from matter: group the states
+        groups: dict[tuple, float] = {}
         for st, w in self.states.items():
-            for st1, f in self._resolve(st, target):
-                res, _und, seen, _ex = st1
-                held = [self.seen_cards[j] // NR for j, loc in enumerate(seen) if loc == target]
-                size = sum(res[target]) + len(held)
+            res, und, seen, _ex = st
+            held = tuple(sorted(self.seen_cards[j] // NR for j, loc in enumerate(seen) if loc == target))
+            key = (res[target], und[target], tuple(self._pool(st)) if und[target] else (), held)
+            groups[key] = groups.get(key, 0.0) + w
+        out = [0.0] * NS
+        for (own, n, pool, held), w in groups.items():
+            for comp, f in _compositions(n, list(pool)) if n else [((0,) * NS, 1.0)]:
+                mine = [a + b for a, b in zip(own, comp, strict=True)]
+                size = sum(mine) + len(held)
                 if size == 0:
                     continue
+                anyv = sum(mine[j] * gains[j] for j in range(NS)) / size
                 for k in range(NS):
-                    cnt = res[target][k] + held.count(k)
-                    if cnt:
-                        v = res[target][k] / cnt * gains[k]
-                    else:
-                        v = sum(res[target][j] * gains[j] for j in range(NS)) / size
-                    out[k] += w * f * v
+                    cnt = mine[k] + held.count(k)
+                    out[k] += w * f * (mine[k] / cnt * gains[k] if cnt else anyv)
         return out
 
 
