@@ -5,6 +5,8 @@ distort them much; the strength run also prints its wall time.
 
 * ``solve``: a full ``solve()`` (probabilities, certain facts, the best plan and the next four,
   the ask advice) on the observations of real seats at the end of round 12; median and p95.
+* ``solve with the table``: the same solves with the table model on (every draw, look, take and gift
+  between the nobles followed exactly); median, p95, max, and the largest belief (states).
 * ``playouts``: uniformly random legal actions straight on the engine (``legal_actions`` +
   choice + ``apply``, which copies the state); steps per second.
 * ``strength`` (``--games N``): ``strong`` against three ``heuristic`` bots in 4-player games, seats
@@ -28,7 +30,7 @@ from solvers.masque.solver import solve
 from solvers.masque.strength import strength
 
 
-def solve_times(games: int = 30) -> list[float]:
+def solve_times(games: int = 30, table: bool = False, states: list[int] | None = None) -> list[float]:
     """Milliseconds per full solve, every seat of ``games`` random games at the planning step."""
     times = []
     for g in range(games):
@@ -37,10 +39,12 @@ def solve_times(games: int = 30) -> list[float]:
         while s.phase != PLAN:
             s = apply(s, r.choice(legal_actions(s)))
         for seat in range(s.config.players):
-            config, log = log_from_events(view(s, seat)["events"], seat)
+            config, log = log_from_events(view(s, seat)["events"], seat, table=table)
             t0 = time.process_time()  # CPU time: the machine may be shared
-            solve(config, log)
+            out = solve(config, log)
             times.append((time.process_time() - t0) * 1000)
+            if states is not None and "table" in out:
+                states.append(out["table"].get("states", 0))
     return times
 
 
@@ -65,6 +69,11 @@ def main() -> None:
     times.sort()
     print(f"solve: {len(times)} solves, median {statistics.median(times):.2f} ms, "
           f"p95 {times[int(0.95 * len(times))]:.2f} ms, max {times[-1]:.2f} ms")
+    sizes: list[int] = []
+    times = sorted(solve_times(table=True, states=sizes))
+    print(f"solve with the table: {len(times)} solves, median {statistics.median(times):.2f} ms, "
+          f"p95 {times[int(0.95 * len(times))]:.2f} ms, max {times[-1]:.2f} ms; largest belief {max(sizes)} states, "
+          f"{sizes.count(0)} not followed (over the bound)")
     rates = []
     for r in range(3):
         steps, secs = playouts(seed=1000 * r + 1)

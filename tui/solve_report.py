@@ -132,6 +132,25 @@ def print_masque(out: dict[str, Any], con: Console | None = None) -> None:
     ask = out.get("ask_slot")
     if ask:
         con.print(f"Best slot to ask about: {ask['slot']} (+{ask['gain']:.1%} survival).")
+    table = out.get("table")
+    if table:
+        tt = Table(title="Who can hold a card of each slot (chance of at least one)")
+        tt.add_column("player")
+        tt.add_column("cards", justify="right")
+        slots = list(deadly.keys())
+        for slot in slots:
+            tt.add_column(slot, justify="right")
+        tt.add_column("ask for")
+        for row in table["players"]:
+            holds = row.get("holds")
+            cells = ["?" if holds is None else "[bold green]surely[/]" if holds[s] > 1 - 1e-9
+                     else "no" if holds[s] < 1e-9 else f"{holds[s]:.0%}" for s in slots]
+            ask_for = row.get("ask")
+            tt.add_row(row["name"], str(row["cards"]), *cells,
+                       f"{ask_for['slot']} (+{ask_for['gain']:.1%})" if ask_for and ask_for["gain"] > 1e-12 else "")
+        con.print(tt)
+        if not table.get("exact"):
+            con.print(table.get("message", ""))
 
 
 def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:

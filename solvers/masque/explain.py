@@ -29,17 +29,32 @@ class MasqueOracle:
         read_input(config, log)  # validates; SolverInputError names the entry
         self.config = config
         self.log = log
-        self.notes = [i for i, e in enumerate(log) if e.get("type") in NOTE_TYPES]
+        self.notes = [i for i, e in enumerate(log) if is_note(e)]
 
     def certain(self, kept: frozenset[int]) -> list[Fact]:
         """Safe rooms first, then deadly ones, slot by slot (the solver's order)."""
-        log = [e for i, e in enumerate(self.log) if i in kept or e.get("type") not in NOTE_TYPES]
+        log = [e if i in kept or not is_note(e) else _without_card(e) for i, e in enumerate(self.log)]
+        log = [e for e in log if e is not None]
         know, _ = read_input(self.config, log)
         safe, deadly = know.masks()
         p = death_table(safe, deadly, know.red_death)
         out: list[Fact] = [("safe", f"{SLOTS[k]} {ROOMS[x]}") for k in range(NS) for x in range(NR) if p[k][x] == 0.0]
         out += [("deadly", f"{SLOTS[k]} {ROOMS[x]}") for k in range(NS) for x in range(NR) if p[k][x] == 1.0]
         return out
+
+
+def is_note(entry: dict) -> bool:
+    """An entry that says something about the Red Death cards: a card I know, or a Red Death look
+    (a table note that showed me a card counts: the card is a Gossip card, so its room is safe)."""
+    t = entry.get("type")
+    return t in NOTE_TYPES or (t in ("ask", "give") and entry.get("card") is not None)
+
+
+def _without_card(entry: dict) -> dict | None:
+    """A note left out: gone, but a table ask or gift stays as a move whose card I did not see."""
+    if entry.get("type") in ("ask", "give"):
+        return {k: v for k, v in entry.items() if k != "card"}
+    return None
 
 
 def masque_explainer(config: dict, log: list[dict]) -> Explainer:
@@ -68,6 +83,10 @@ def note_sentence(entry: dict[str, Any], me: str = "") -> str:
     if t == "seen":
         who = entry.get("from")
         return f"I saw {_card(entry.get('card'))}" + (f" from {who}" if who else "") + " (safe)"
+    if t in ("ask", "give") and entry.get("card") is not None:
+        how = "a gift" if t == "give" else "a take" if entry.get("how") == "take" else "a look"
+        what = entry.get("action") or how
+        return f"I saw {_card(entry.get('card'))} ({what}: {entry.get('by')} and {entry.get('target')}) (safe)"
     if t == "evidence":
         idx = entry.get("index")
         which = f" (Red Death card {idx + 1})" if isinstance(idx, int) else ""

@@ -13,16 +13,18 @@ from engine.masque import SLOTS
 class ObservationLog:
     """Incrementally builds ``(config, log)`` for :func:`solvers.masque.solver.solve` from one seat's events."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, table: bool = False) -> None:
         self.seat = seat
+        self.table = table  # also note the Rumor cards' moves between others (the table model)
+        self._open: tuple[int, int] | None = None  # (asker, target) of a look or gift an ask may follow
         self.config: dict = {}
         self.log: list[dict] = []
         self.names: list[str] = []
         self.since = 0
 
     @classmethod
-    def from_view(cls, view: dict) -> ObservationLog:
-        obs = cls(view["seat"])
+    def from_view(cls, view: dict, table: bool = False) -> ObservationLog:
+        obs = cls(view["seat"], table)
         obs.update(view["events"])
         return obs
 
@@ -41,9 +43,15 @@ class ObservationLog:
     def _observe(self, ev: dict) -> None:
         t = ev["t"]
         me = self.seat
+        if self.table and t in ("draw", "ask", "give"):
+            self._observe_table(ev)
+            return
+        self._open = None
         if t == "setup":
             self.names = list(ev["players"])
             self.config = {"red_death": ev["red_death"], "players": self.names, "me": self.names[me]}
+            if self.table:
+                self.config["table"] = True
         elif t == "draw":
             card = ev.get("card")
             if ev["seat"] == me and card and not card.startswith("evidence"):
@@ -72,8 +80,35 @@ class ObservationLog:
                 self.log.append(entry)
 
 
-def log_from_events(events: list[dict], seat: int) -> tuple[dict, list[dict]]:
+    def _observe_table(self, ev: dict) -> None:
+        """Draws, asks and gifts as table notes: every move of a Rumor card, with the public answer."""
+        t, me = ev["t"], self.seat
+        card = ev.get("card")
+        opened, self._open = self._open, None
+        if t == "draw":
+            if card and card.startswith("evidence"):
+                return  # public, and it never reaches a hand
+            if ev["seat"] == me:
+                self.log.append({"type": "rumor", "card": card})
+            else:
+                self.log.append({"type": "draw", "by": self._name(ev["seat"])})
+            return
+        pair = (ev["seat"], ev["target"])
+        entry: dict = {"type": t, "by": self._name(ev["seat"]), "target": self._name(ev["target"])}
+        if t == "ask":
+            entry.update({"slot": SLOTS[ev["slot"]], "matched": ev["matched"], "offered": ev["offered"],
+                          "how": ev["how"]})
+            if opened == pair:
+                entry["second"] = True  # the card looked at (or given) just before cannot come again
+        if card and me in pair:
+            entry["card"] = card
+        self.log.append(entry)
+        if t == "give" or ev.get("how") == "look":
+            self._open = pair
+
+
+def log_from_events(events: list[dict], seat: int, table: bool = False) -> tuple[dict, list[dict]]:
     """The solver input ``(config, log)`` for ``seat`` from its view's events."""
-    obs = ObservationLog(seat)
+    obs = ObservationLog(seat, table)
     obs.update(events)
     return dict(obs.config), list(obs.log)

@@ -262,7 +262,8 @@ def ask_values(gains: list[float], m: list[int], hand: int, soft: dict[int, bool
 
 # --------------------------------------------------------------------------- the public solve()
 
-_TYPES = ("rumor", "hand", "seen", "evidence", "start", "ask")
+_TYPES = ("rumor", "hand", "seen", "evidence", "start", "ask", "draw", "give", "count")
+TABLE_TYPES = ("draw", "give", "count")  # notes only the table model reads
 
 
 def _slot(value: object, where: str) -> int:
@@ -301,7 +302,7 @@ def read_input(config: dict, log: list[dict]) -> tuple[Knowledge, dict]:
         raise SolverInputError("config must be a JSON object.")
     if not isinstance(log, list):
         raise SolverInputError("log must be a list of entries.")
-    known = {"red_death", "variant", "start", "top", "soft", "target", "players", "me"}
+    known = {"red_death", "variant", "start", "top", "soft", "target", "players", "me", "table"}
     extra = set(config) - known
     if extra:
         raise SolverInputError(f"config: unknown option(s) {', '.join(sorted(extra))}.")
@@ -319,7 +320,15 @@ def read_input(config: dict, log: list[dict]) -> tuple[Knowledge, dict]:
     soft = config.get("soft", False)
     if not isinstance(soft, bool):
         raise SolverInputError("config: soft is true or false.")
-    _names(config.get("players"))
+    players = _names(config.get("players"))
+    table = config.get("table", False)
+    if not isinstance(table, bool):
+        raise SolverInputError("config: table is true or false.")
+    if table:
+        if len(players) < 2 or len(set(players)) != len(players):
+            raise SolverInputError("config: a table needs players, two or more different names in seat order.")
+        if config.get("me") not in players:
+            raise SolverInputError("config: me is one of the players.")
     target = config.get("target")
     hand = 2
     target_name = None
@@ -330,6 +339,7 @@ def read_input(config: dict, log: list[dict]) -> tuple[Knowledge, dict]:
         if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
             raise SolverInputError("config: target.hand is the target's number of Rumor cards.")
         target_name = target.get("name")
+    opts_hand = target.get("hand") if isinstance(target, dict) else None
     know = Knowledge(red_death=r)
     starts: list[int] | None = None
     if "start" in config:
@@ -367,10 +377,67 @@ def read_input(config: dict, log: list[dict]) -> tuple[Knowledge, dict]:
             if matched is not None and not isinstance(matched, bool):
                 raise SolverInputError(f"{where}: matched is true or false.")
             know.asks.append({"by": e.get("by"), "target": e.get("target"), "slot": k, "matched": matched})
+            if e.get("card") is not None:  # I asked, or I was asked: the card is a Gossip card I saw
+                ck, cx = parse_card(e.get("card"), where)
+                if matched and ck != k:
+                    raise SolverInputError(f"{where}: a matched ask shows a card of the slot named.")
+                know.add_safe(ck, cx, i)
+            if table:
+                _table_ask(e, players, where)
+        elif t in TABLE_TYPES:
+            if not table:
+                raise SolverInputError(f"{where}: {t} notes need the table (config table: true, players and me).")
+            _table_note(e, players, where)
+            if t == "give" and e.get("card") is not None:
+                k, x = parse_card(e.get("card"), where)
+                know.add_safe(k, x, i)
     if starts is None:
         starts = [know.start] if know.start is not None else list(range(NR))
-    opts = {"top": top, "soft": soft, "hand": hand, "target": target_name, "starts": starts}
+    opts = {"top": top, "soft": soft, "hand": hand, "target": target_name, "starts": starts, "table": table,
+            "players": players, "me": config.get("me"), "hand_given": opts_hand is not None}
     return know, opts
+
+
+def _who(value: object, players: list[str], where: str, field: str) -> int:
+    if value not in players:
+        raise SolverInputError(f"{where}: {field} {value!r} is not one of the players ({', '.join(players)}).")
+    return players.index(value)
+
+
+def _count(value: object, where: str, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise SolverInputError(f"{where}: {field} is a whole number, 0 or more.")
+    return value
+
+
+def _table_ask(e: dict, players: list[str], where: str) -> None:
+    by = _who(e.get("by"), players, where, "by")
+    target = _who(e.get("target"), players, where, "target")
+    if by == target:
+        raise SolverInputError(f"{where}: a noble never asks itself.")
+    if not isinstance(e.get("matched"), bool):
+        raise SolverInputError(f"{where}: matched is true or false (did a card of that slot come?).")
+    if _count(e.get("offered", 1), where, "offered") < 1:
+        raise SolverInputError(f"{where}: offered is 1 or more (an ask needs a card to answer with).")
+    if e.get("how", "look") not in ("look", "take"):
+        raise SolverInputError(f"{where}: how is \"look\" or \"take\".")
+    if not isinstance(e.get("second", False), bool):
+        raise SolverInputError(f"{where}: second is true or false.")
+
+
+def _table_note(e: dict, players: list[str], where: str) -> None:
+    t = e["type"]
+    if t == "draw":
+        _who(e.get("by"), players, where, "by")
+    elif t == "count":
+        _who(e.get("player"), players, where, "player")
+        _count(e.get("cards"), where, "cards")
+    else:  # give
+        by = _who(e.get("by"), players, where, "by")
+        if _who(e.get("target"), players, where, "target") == by:
+            raise SolverInputError(f"{where}: a noble never gives to itself.")
+        if e.get("card") is not None:
+            parse_card(e.get("card"), where)
 
 
 def solve(config: dict, log: list[dict]) -> dict:
@@ -381,6 +448,16 @@ def solve(config: dict, log: list[dict]) -> dict:
         entries, message = bad
         return {"status": "contradiction", "conflict": entries, "message": message}
     r = know.red_death
+    table_out, model = None, None
+    if opts["table"]:
+        from solvers.masque.table import TableError, TooMany, replay
+
+        try:
+            model = replay(opts["players"], opts["me"], r, log)
+        except TableError as err:
+            return {"status": "contradiction", "conflict": [err.entry], "message": str(err)}
+        except TooMany:
+            model = None
     safe, deadly = know.masks()
     p = death_table(safe, deadly, r)
     starts = opts["starts"]
@@ -392,7 +469,14 @@ def solve(config: dict, log: list[dict]) -> dict:
     if opts["soft"] and opts["target"] is not None:
         soft = {a["slot"]: bool(a["matched"]) for a in know.asks
                 if a["target"] == opts["target"] and a["matched"] is not None}
-    values = ask_values(gains, m, opts["hand"], soft)
+    hand = opts["hand"]
+    if opts["table"]:
+        table_out = _table_json(opts, model, gains, m, log, r)
+        if opts["target"] in opts["players"] and not opts["hand_given"]:
+            hand = table_out["players"][opts["players"].index(opts["target"])]["cards"]
+    values = ask_values(gains, m, hand, soft)
+    if table_out and table_out["exact"] and opts["target"] in opts["players"] and not opts["hand_given"] and not soft:
+        values = model.offer_values(opts["players"].index(opts["target"]), gains)
     best_k = max(range(NS), key=lambda k: (round(values[k], 12), gains[k], -k))
     certain_safe = [f"{SLOTS[k]} {ROOMS[x]}" for k in range(NS) for x in range(NR) if p[k][x] == 0.0]
     certain_deadly = [f"{SLOTS[k]} {ROOMS[x]}" for k in range(NS) for x in range(NR) if p[k][x] == 1.0]
@@ -408,6 +492,35 @@ def solve(config: dict, log: list[dict]) -> dict:
         "by_start": {ROOMS[x]: by_start[x] for x in range(NR)},
         "ask_slot": {"slot": SLOTS[best_k], "gain": values[best_k],
                      "by_slot": {SLOTS[k]: values[k] for k in range(NS)},
-                     "learn_gain": {SLOTS[k]: gains[k] for k in range(NS)}, "target_hand": opts["hand"],
+                     "learn_gain": {SLOTS[k]: gains[k] for k in range(NS)}, "target_hand": hand,
                      "soft": soft is not None},
+        **({"table": table_out} if table_out is not None else {}),
     }
+
+
+def _table_json(opts: dict, model: object, gains: list[float], m: list[int], log: list[dict], r: int) -> dict:
+    """Per player: Rumor hand size, the chance of holding a card of each slot, and the slot to name."""
+    from solvers.masque.table import TableModel, hand_sizes
+
+    players: list[str] = opts["players"]
+    me = players.index(opts["me"])
+    if isinstance(model, TableModel):
+        sizes, holds, exact = model.sizes, model.holds(), True
+    else:
+        sizes, holds, exact = hand_sizes(players, opts["me"], log), None, False
+    rows = []
+    for i, name in enumerate(players):
+        row: dict = {"name": name, "cards": sizes[i], "me": i == me}
+        if holds is not None:
+            row["holds"] = {SLOTS[k]: holds[i][k] for k in range(NS)}
+        if i != me and sizes[i] > 0:
+            vals = (model.offer_values(i, gains) if isinstance(model, TableModel)
+                    else ask_values(gains, m, sizes[i]))
+            best = max(range(NS), key=lambda k: (round(vals[k], 12), gains[k], -k))
+            row["ask"] = {"slot": SLOTS[best], "gain": vals[best]}
+        rows.append(row)
+    out: dict = {"exact": exact, "players": rows, "states": len(model.states) if isinstance(model, TableModel) else 0}
+    if not exact:
+        out["message"] = ("Too many ways the Rumor hands could be split to follow exactly; the hand sizes and "
+                          "the advice from them stand.")
+    return out

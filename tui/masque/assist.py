@@ -30,7 +30,8 @@ from tui.widgets.scroll import ScrollButtons
 
 ABBR = {"black": "Bk", "blue": "Bu", "purple": "Pu", "green": "Gr", "orange": "Or", "white": "Wh", "violet": "Vi"}
 KINDS = (("My card (c)", "rumor"), ("Seen (s)", "seen"), ("Evidence (e)", "evidence"), ("I'm here (h)", "start"))
-TOOLS = (("Undo (u)", "undo"), ("Delete (x)", "delete"), ("Replace (r)", "replace"), ("Variant (v)", "variant"))
+TOOLS = (("Undo (u)", "undo"), ("Delete (x)", "delete"), ("Replace (r)", "replace"), ("Variant (v)", "variant"),
+         ("Table (t)", "table"))
 
 __all__ = ["UNDO_KEPT", "AssistScreen", "advice_text", "entry_slot_room", "entry_text", "grid_text", "make_entry"]
 
@@ -49,7 +50,20 @@ def entry_text(e: dict) -> str:
     if t == "start":
         return f"I'm in {e['room'].title()}"
     if t == "ask":
-        return f"{e.get('by')} asked {e.get('target')} for {e.get('slot')}"
+        if "how" not in e:  # an old note: who asked whom, for the soft advice
+            return f"{e.get('by')} asked {e.get('target')} for {e.get('slot')}"
+        verb = "took from" if e["how"] == "take" else "looked at"
+        what = f"{e['slot']} card" if e.get("matched") else f"no {e['slot']} card"
+        if e.get("matched") and e.get("offered", 1) > 1:
+            what += f" (of {e['offered']})"
+        card = f": {e['card']}" if e.get("card") else ""
+        return f"{e.get('action') or 'Ask'}: {e['by']} {verb} {e['target']}, {what}{card}"
+    if t == "draw":
+        return f"{e.get('by')} drew a Rumor card"
+    if t == "give":
+        return f"{e.get('by')} gave {e.get('target')} " + (e["card"] if e.get("card") else "a Rumor card")
+    if t == "count":
+        return f"{e.get('player')} holds {words.count(int(e.get('cards', 0)), 'Rumor card')}"
     return json.dumps(e)
 
 
@@ -193,6 +207,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         Binding("x,delete", "delete", "Delete", id="mq.delete"),
         Binding("r", "replace", "Replace", id="mq.replace"),
         Binding("v", "variant", "Variant", show=False, id="mq.variant"),
+        Binding("t", "table", "Table", id="mq.table"),
         *[Binding(str(k + 1), f"slot({k})", f"Slot {SLOTS[k]}", show=False) for k in range(len(SLOTS))],
         Binding("y", "why", "Why?", show=False, id="mq.why"),
         Binding("escape", "close", "Close", id="mq.close"),
@@ -321,6 +336,11 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         else:
             self._draw_out()
         self._update_rests()
+        from tui.masque.table import MasqueTableScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, MasqueTableScreen) and screen.owner is self:
+                screen.refresh_table()
 
     # ----------------------------------------------------------------- what rests on the selected entry
 
@@ -440,6 +460,37 @@ class AssistScreen(AutosaveMixin, Screen[None]):
         self.config.pop("variant", None)
         self._changed()
 
+    # ----------------------------------------------------------------- the table
+
+    def action_table(self) -> None:
+        """Who sits where and who can hold which slot (set up on first use)."""
+        from tui.masque.table import MasqueTableScreen
+
+        self.app.push_screen(MasqueTableScreen(self))
+
+    def set_table(self, config: dict) -> None:
+        """Start the table model (players in seat order, my name): a setting, saved with the session."""
+        self.config = config
+        self._changed()
+
+    def add_note(self, entry: dict) -> bool:
+        """Add a table note unless it cannot be true with the notes before it: then say why, change nothing."""
+        from solvers.masque.solver import SolverInputError, solve
+
+        entries = [*self.entries, entry]
+        try:
+            out = solve(copy_json(self.config), copy_json(entries))
+        except SolverInputError as e:
+            self.notify(str(e), title="Not added", severity="error")
+            return False
+        if out.get("status") != "ok" and len(entries) - 1 in (out.get("conflict") or []):
+            self.notify(out.get("message", ""), title="Not added: this cannot be", severity="error")
+            return False
+        self.selected = None
+        self._set(entries)
+        self.notify(entry_text(entry), title="Added")
+        return True
+
     def action_slot(self, k: int) -> None:
         self.query_one("#mq-slot", Choices).pick(k)
 
@@ -507,6 +558,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
                 "delete": self.action_delete,
                 "replace": self.action_replace,
                 "variant": self.action_variant,
+                "table": self.action_table,
             }[event.value]()
         elif event.choices.has_class("mq-log"):
             event.stop()
