@@ -351,10 +351,10 @@ def test_games_without_a_resampler_say_so():
     from solvers.openspiel.games import load
     from solvers.openspiel.resample import NoResampler, Resampler
 
-    state = load("clue").new_initial_state()
+    state = load("masque").new_initial_state()
     while state.is_chance_node():
         state.apply_action(0)
-    with pytest.raises(NoResampler, match="No resampler for Clue"):
+    with pytest.raises(NoResampler, match="No resampler for Masque"):
         Resampler("exact")(state, state.current_player())
     with pytest.raises(ValueError, match="Unknown resampling"):
         Resampler("psychic")
@@ -383,7 +383,7 @@ def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
     out = json.loads(done.output)
     assert [b["bot"] for b in out["per_bot"]] == ["strong", "ismcts"] and out["games"] == 2
     assert set(out["move_seconds"]) == {"strong", "ismcts"}
-    done = CliRunner().invoke(app, ["simulate", "clue", "--games", "1", "--bots", "strong,ismcts"])
+    done = CliRunner().invoke(app, ["simulate", "masque", "--games", "1", "--bots", "strong,ismcts"])
     assert done.exit_code != 0 and "resampler" in done.output and "Traceback" not in done.output
 
 
