@@ -20,7 +20,7 @@ from typing import Any
 from engine.core import Rng, derive_seed
 
 MODES = ("exact", "uniform")
-RESAMPLED = ("clue", "mascarade")  # games with a resampler
+RESAMPLED = ("clue", "ghoul", "mascarade")  # games with a resampler
 
 
 class NoResampler(ValueError):
@@ -39,6 +39,7 @@ class Resampler:
         self._root: Any = None  # the engine state the cached belief was built for (kept: ids stay unique)
         self._belief: Any = None
         self.draws = 0
+        self.inexact_roots = 0  # roots where "exact" had to fall back (Tokyo Ghoul past the flow budget)
 
     def __call__(self, state: Any, player: int) -> Any:
         w = state.world()
@@ -87,6 +88,18 @@ def _clue(r: Resampler, st: Any, seat: int) -> Any:
     return resample_clue.draw(k, st, seat, r.rng)
 
 
+def _ghoul(r: Resampler, st: Any, seat: int) -> Any:
+    from engine.ghoul.game import view
+    from solvers.openspiel import resample_ghoul
+
+    def build() -> Any:
+        sol, exact = resample_ghoul.knowledge(view(st, seat), r.mode)
+        r.inexact_roots += r.mode == "exact" and not exact
+        return sol
+
+    return resample_ghoul.draw(_known(r, st, seat, build), st, seat, r.rng)
+
+
 def _mascarade_belief(r: Resampler, st: Any, seat: int, v: dict) -> Any:
     """The strong bot's belief for ``seat`` built from its view's events (one per root state)."""
     if r._root is not None and r._root[0] is st and r._root[1] == seat:
@@ -112,4 +125,4 @@ def _uniform_layout(v: dict, rng: Rng) -> tuple[str, ...]:
     return tuple(m if m is not None else next(it) for m in known)
 
 
-_DRAW = {"clue": _clue, "mascarade": _mascarade}
+_DRAW = {"clue": _clue, "ghoul": _ghoul, "mascarade": _mascarade}
