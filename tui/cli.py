@@ -236,7 +236,7 @@ def simulate(
     """Play bots against each other and report each bot's win rate with a 95% confidence interval.
 
     Besides the game's own bots, ``ismcts`` (worlds from the seat's solver posterior) and
-    ``ismcts-uniform`` (uniform worlds) are OpenSpiel's ISMCTS, where a resampler exists (Mascarade)."""
+    ``ismcts-uniform`` (uniform worlds) are OpenSpiel's ISMCTS (the [openspiel] extra)."""
     _check_game(game, simulable(game), "simulable")
     if games < 1:
         _fail("--games must be at least 1.")

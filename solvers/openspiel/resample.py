@@ -20,7 +20,7 @@ from typing import Any
 from engine.core import Rng, derive_seed
 
 MODES = ("exact", "uniform")
-RESAMPLED = ("clue", "ghoul", "mascarade")  # games with a resampler
+RESAMPLED = ("clue", "ghoul", "mascarade", "masque")  # games with a resampler
 
 
 class NoResampler(ValueError):
@@ -100,6 +100,14 @@ def _ghoul(r: Resampler, st: Any, seat: int) -> Any:
     return resample_ghoul.draw(_known(r, st, seat, build), st, seat, r.rng)
 
 
+def _masque(r: Resampler, st: Any, seat: int) -> Any:
+    from engine.masque.game import view
+    from solvers.openspiel import resample_masque
+
+    k = _known(r, st, seat, lambda: resample_masque.knowledge(view(st, seat)))
+    return resample_masque.draw(k, st, seat, r.rng)
+
+
 def _mascarade_belief(r: Resampler, st: Any, seat: int, v: dict) -> Any:
     """The strong bot's belief for ``seat`` built from its view's events (one per root state)."""
     if r._root is not None and r._root[0] is st and r._root[1] == seat:
@@ -125,4 +133,4 @@ def _uniform_layout(v: dict, rng: Rng) -> tuple[str, ...]:
     return tuple(m if m is not None else next(it) for m in known)
 
 
-_DRAW = {"clue": _clue, "ghoul": _ghoul, "mascarade": _mascarade}
+_DRAW = {"clue": _clue, "ghoul": _ghoul, "mascarade": _mascarade, "masque": _masque}

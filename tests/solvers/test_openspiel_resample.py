@@ -73,7 +73,7 @@ def _clue_deal_of(st) -> frozenset:
     return frozenset(cells)
 
 
-@pytest.mark.parametrize(("players", "seed", "steps", "n_deals"), [(4, 5, 89, 16)])
+@pytest.mark.parametrize(("players", "seed", "steps", "n_deals"), [(3, 4, 57, 8)])
 def test_clue_worlds_follow_the_exact_posterior(players, seed, steps, n_deals):
     """Late in a seeded game few deals fit the seat's log: every one is enumerated, each world drawn is
     one of them, the seat's view is unchanged, and the deals come up uniformly (the solver's posterior)."""
@@ -89,7 +89,7 @@ def test_clue_worlds_follow_the_exact_posterior(players, seed, steps, n_deals):
     k = resample_clue.Knowledge(v, "exact")
     rng = Rng(7)
     counts: dict = {}
-    for _ in range(40 * n_deals):
+    for _ in range(30 * n_deals):
         w = resample_clue.draw(k, st, seat, rng)
         assert spec.view(w, seat) == v
         d = _clue_deal_of(w)
@@ -138,11 +138,58 @@ def test_ghoul_worlds_follow_the_exact_posterior():
     assert tested >= 4
 
 
+# ---------------------------------------------------------------------------- Masque of the Red Death
+
+
+def _masque_cards(st) -> list[int]:
+    """Every Rumor card in the game: hands, deck and the Evidence discard."""
+    return [c for h in st.rumors for c in h] + list(st.deck) + list(st.evidence)
+
+
+def test_masque_worlds_follow_the_exact_posterior():
+    """After the seat learnt safe and deadly rooms, each slot's Red Death set comes up uniformly among
+    the sets its certain facts allow (the solver's posterior), looked-at cards keep their index, the
+    Gossip cards are exactly the other rooms' (so the world is a game), and the seat's view is unchanged."""
+    from itertools import combinations
+
+    from engine.masque import NR, NS
+    from solvers.openspiel import resample_masque
+
+    spec, st = _played("masque", 5, 2, 50)
+    seat = spec.to_act(st)
+    v = spec.view(st, seat)
+    k = resample_masque.knowledge(v)
+    r = st.config.red_death
+    allowed = []
+    for slot in range(NS):
+        sets = [frozenset(c) for c in combinations(range(NR), r)
+                if set(k.deadly[slot]) <= set(c) and not set(k.safe[slot]) & set(c)]
+        assert frozenset(st.red[slot]) in sets
+        allowed.append(sets)
+    learnt = [slot for slot in range(NS) if len(allowed[slot]) < len(list(combinations(range(NR), r)))]
+    assert learnt, "the seat has learnt nothing yet: a later position is needed"
+    rng = Rng(9)
+    counts: list[dict] = [{} for _ in range(NS)]
+    for i in range(500):
+        w = resample_masque.draw(k, st, seat, rng)
+        if i < 20:
+            assert spec.view(w, seat) == v
+        for (slot, i), (room, _e) in k.looks.items():
+            assert w.red[slot][i] == room
+        gossip = sorted(c for c in _masque_cards(w) if c < NS * NR)
+        assert gossip == sorted(slot * NR + x for slot in range(NS) for x in range(NR) if x not in w.red[slot])
+        for slot in range(NS):
+            key = frozenset(w.red[slot])
+            counts[slot][key] = counts[slot].get(key, 0) + 1
+    for slot in learnt[:3]:
+        assert _chi2_p(counts[slot], dict.fromkeys(allowed[slot], 1 / len(allowed[slot]))) > 0.001
+
+
 # ---------------------------------------------------------------------------- every game, through OpenSpiel
 
 
 @pytest.mark.parametrize("mode", ["exact", "uniform"])
-@pytest.mark.parametrize("game", ["clue", "ghoul"])
+@pytest.mark.parametrize("game", ["clue", "ghoul", "masque"])
 def test_resampled_worlds_keep_the_seats_information_state(game, mode):
     """OpenSpiel's ResampleInfostateTest for our resamplers: each world drawn for the seat to act keeps
     its information-state and observation strings and its legal actions, and is not always the truth."""
