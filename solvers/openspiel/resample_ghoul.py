@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.core import Rng
 from engine.ghoul import game as g
+from engine.ghoul.data import SUIT_INDEX
 from solvers.ghoul.model import build_problem
 from solvers.ghoul.observations import ObservationLog
 from solvers.ghoul.solver import Solution, sample_worlds, solve_problem
@@ -80,10 +81,10 @@ def _recommit(s: Any, seat: int, rng: Rng) -> None:
         opts = g._compute_legal(s)
         a = opts[rng.below(len(opts))]
         if s.phase == g.SETUP_FACE:
-            pending[i] = g.SUIT_INDEX[a[1]]
+            pending[i] = SUIT_INDEX[a[1]]
         elif s.phase == g.PRELIM_SHOW:
-            pending[i] = (g.SUIT_INDEX[a[1]], g.SUIT_INDEX[a[2]])
+            pending[i] = (SUIT_INDEX[a[1]], SUIT_INDEX[a[2]])
         else:
-            pending[i] = g.SUIT_INDEX[a[1]]
+            pending[i] = SUIT_INDEX[a[1]]
     s.order_pi = order_pi
     s.pending = tuple(pending)
