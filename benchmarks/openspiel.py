@@ -4,13 +4,15 @@
 and chance nodes per game, and decisions per CPU second through ``pyspiel`` (state clones and
 strings not included: what an algorithm pays per step).
 
-``duel``: Mascarade with 4 players, two seats of each bot (seats rotate every game), OpenSpiel's
-ISMCTS (``--sims`` simulations per move, random-rollout leaves) with worlds from the strong bot's
-belief (``ismcts``) or uniform (``ismcts-uniform``). Prints win rates with 95% Wilson intervals
-and CPU per move.
+``duel``: pairs of bots (``A:B``, default ``strong:ismcts`` and ``ismcts:ismcts-uniform``), played
+game by game in turn on one game (``--game``, ``--players``, default 4), seats A,B,A,B rotating
+every game; OpenSpiel's ISMCTS (``--sims`` simulations per move, random-rollout leaves) with
+worlds from the seat's solver posterior (``ismcts``) or uniform (``ismcts-uniform``). Prints win
+rates with 95% Wilson intervals and CPU per move after every round; stops at ``--games`` per pair
+or after ``--seconds`` of wall time.
 
 Usage: ``python benchmarks/openspiel.py speed [--games N]`` or
-``python benchmarks/openspiel.py duel A B [--games N] [--sims K] [--seed S]``.
+``python benchmarks/openspiel.py duel [A:B ...] [--game G] [--games N] [--sims K] [--seconds S]``.
 """
 
 from __future__ import annotations
@@ -50,37 +52,48 @@ def speed(games: int) -> None:
               f"per game; {dec / dt:7.0f} decisions/s, {games / dt:6.2f} games/s (CPU)")
 
 
-def duel(a: str, b: str, games: int, sims: int, seed: int) -> None:
-    config = get_game("mascarade").config_from_json({"players": 4})
-    bots = [a, b, a, b]
-    seat_games = {a: 0, b: 0}
-    wins = {a: 0, b: 0}
-    clock: dict[str, list[float]] = {}
-    reasons: dict[str, int] = {}
+def duel(game: str, players: int, pairs: list[tuple[str, str]], games: int, sims: int, seed: int,
+         seconds: float) -> None:
+    """Every pair of bots, game by game in turn, until ``games`` each or ``seconds`` of wall time."""
+    config = get_game(game).config_from_json({"players": players})
+    stats = {p: {"games": 0, "seats": {p[0]: 0, p[1]: 0}, "wins": {p[0]: 0, p[1]: 0}, "clock": {}, "reasons": {}}
+             for p in pairs}
     t0 = time.perf_counter()
-    print(f"mascarade 4 players, seats {a},{b},{a},{b} rotating, ISMCTS {sims} sims/move, seed {seed}")
-    for g in range(games):
-        seats = [bots[(i + g) % 4] for i in range(4)]
-        winners, reason, _moves = play_one("mascarade", config, seats, derive_seed(seed, "game", g), sims, clock)
-        reasons[reason] = reasons.get(reason, 0) + 1
-        for k in seats:
-            seat_games[k] += 1
-        for w in winners:
-            wins[seats[w]] += 1
-        if (g + 1) % 10 == 0 or g + 1 == games:
-            print(f"after {g + 1} games ({time.perf_counter() - t0:.0f} s wall):", flush=True)
+    print(f"{game} {players} players, seats A,B,A,B... rotating, ISMCTS {sims} sims/move, seed {seed}")
+    g = 0
+    while g < games and time.perf_counter() - t0 < seconds:
+        for a, b in pairs:
+            st = stats[(a, b)]
+            bots = [a if i % 2 == 0 else b for i in range(players)]
+            seats = [bots[(i + g) % players] for i in range(players)]
+            winners, reason, _moves = play_one(game, config, seats, derive_seed(seed, "game", g), sims, st["clock"])
+            st["games"] += 1
+            st["reasons"][reason] = st["reasons"].get(reason, 0) + 1
+            for k in seats:
+                st["seats"][k] += 1
+            for w in winners:
+                st["wins"][seats[w]] += 1
+        g += 1
+        print(f"after {g} games per pair ({time.perf_counter() - t0:.0f} s wall):", flush=True)
+        for (a, b), st in stats.items():
             for k in (a, b):
-                lo, hi = wilson(wins[k], seat_games[k])
-                ms = clock[k][0] / clock[k][1] * 1000 if clock.get(k) and clock[k][1] else 0.0
-                print(f"  {k:15s} {wins[k]:4d}/{seat_games[k]:4d} seat-games won = {wins[k] / seat_games[k]:6.1%}"
-                      f"  95% CI {lo:6.1%}-{hi:6.1%}  CPU/move {ms:7.1f} ms", flush=True)
-            print(f"  endings {dict(sorted(reasons.items()))}", flush=True)
+                lo, hi = wilson(st["wins"][k], st["seats"][k])
+                c = st["clock"].get(k)
+                ms = c[0] / c[1] * 1000 if c and c[1] else 0.0
+                print(f"  {a} vs {b}: {k:15s} {st['wins'][k]:4d}/{st['seats'][k]:4d} seat-games won = "
+                      f"{st['wins'][k] / st['seats'][k]:6.1%}  95% CI {lo:6.1%}-{hi:6.1%}  CPU/move {ms:7.1f} ms",
+                      flush=True)
+            print(f"  {a} vs {b}: endings {dict(sorted(st['reasons'].items()))}", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=["speed", "duel"])
-    ap.add_argument("bots", nargs="*", default=["strong", "ismcts"])
+    ap.add_argument("bots", nargs="*", default=["strong:ismcts", "ismcts:ismcts-uniform"],
+                    help="pairs A:B, played game by game in turn")
+    ap.add_argument("--game", default="mascarade", choices=sorted(GAMES))
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=float("inf"), help="stop after this much wall time")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--sims", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
@@ -88,7 +101,8 @@ def main() -> None:
     if args.what == "speed":
         speed(args.games)
     else:
-        duel(args.bots[0], args.bots[1], args.games, args.sims, args.seed)
+        pairs = [tuple(p.split(":", 1)) for p in args.bots]
+        duel(args.game, args.players, pairs, args.games, args.sims, args.seed, args.seconds)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -236,7 +236,7 @@ def simulate(
     """Play bots against each other and report each bot's win rate with a 95% confidence interval.
 
     Besides the game's own bots, ``ismcts`` (worlds from the seat's solver posterior) and
-    ``ismcts-uniform`` (uniform worlds) are OpenSpiel's ISMCTS, where a resampler exists (Mascarade)."""
+    ``ismcts-uniform`` (uniform worlds) are OpenSpiel's ISMCTS (the [openspiel] extra)."""
     _check_game(game, simulable(game), "simulable")
     if games < 1:
         _fail("--games must be at least 1.")
@@ -281,6 +281,104 @@ def simulate(
     out.print(f"{res.steps} steps in {res.seconds:.2f} s ({res.steps / max(res.seconds, 1e-9):,.0f} steps/s)")
     if res.move_seconds:
         out.print("CPU per move: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in res.move_seconds.items()))
+
+
+def _duel_runner(workers: int, ray: str | None):
+    """The process pool or Ray cluster the units run on, or one line saying what is wrong."""
+    from solvers.duel import ProcessRunner, RayRunner, serial_runner
+
+    if workers < 1:
+        _fail("--workers must be at least 1.")
+    if ray is not None:
+        try:
+            return RayRunner(ray)
+        except ModuleNotFoundError:
+            _fail("--ray needs Ray: pip install -e '.[ray]'.")
+        except Exception as e:  # a cluster that cannot be reached: one line, no traceback
+            _fail(f"cannot start or join the Ray cluster {ray!r}: {e}")
+    return serial_runner if workers == 1 else ProcessRunner(workers)
+
+
+@app.command()
+def duel(
+    bot_a: Annotated[str, typer.Argument(help="The bot under test (A).")],
+    bot_b: Annotated[str, typer.Argument(help="The bot it is measured against (B).")],
+    game: Annotated[str, typer.Option(help="Which game: clue, mascarade, masque or ghoul.")] = "mascarade",
+    players: Annotated[int, typer.Option(
+        help="Seats at each table, shared alternately by A and B (clue 2-6, mascarade 4-12, masque 4-7, "
+             "ghoul 4-8).")] = 4,
+    elo0: Annotated[float, typer.Option(help="H0: A is this many Elo stronger than B (or less).")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="H1: A is this many Elo stronger (score 1/(1+10^(-elo/400))).")] = 100.0,
+    alpha: Annotated[float, typer.Option(help="The chance of saying 'stronger' when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="The chance of saying 'not stronger' when H1 holds.")] = 0.05,
+    paired: Annotated[bool, typer.Option("--paired", help="Play each deal twice, the bots' seats swapped.")] = False,
+    max_games: Annotated[int, typer.Option(help="Stop 'undecided' after this many games.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
+    workers: Annotated[int, typer.Option(help="Local processes playing units at once (same result for any).")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        help="Play on a Ray cluster at this address; 'local' starts one here (the [ray] extra).")] = None,
+    ismcts_sims: Annotated[int, typer.Option(help="Simulations per move of the ismcts bots.")] = 100,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")] = False,
+) -> None:
+    """Play A against B until a sequential probability ratio test decides whether A is stronger.
+
+    A game scores 1 for A when only A's seats win, 0 when only B's do, 1/2 otherwise. The test
+    stops at log(beta/(1-alpha)) ("not stronger") or log((1-beta)/alpha) ("stronger"); the same
+    seed gives the same JSON whatever --workers or --ray."""
+    _check_game(game, simulable(game), "simulable")
+    if max_games < 1:
+        _fail("--max-games must be at least 1.")
+    if ismcts_sims < 1:
+        _fail("--ismcts-sims must be at least 1.")
+    config = _config(game, "red-keep", players, False, option)
+    a, b = _bot_list(game, f"{bot_a},{bot_b}", 2, "", extra=ISMCTS_BOTS)
+    if a in ISMCTS_BOTS or b in ISMCTS_BOTS:
+        _openspiel_run(game, ismcts_sims)  # one line if OpenSpiel is missing
+    from solvers.duel import Sprt
+    from solvers.duel import duel as run
+
+    try:
+        sprt = Sprt(elo0, elo1, alpha, beta)
+    except ValueError as e:
+        _fail(str(e))
+    runner = _duel_runner(workers, ray)
+    try:
+        if as_json:
+            res = run(game, config, a, b, seed, sprt, paired=paired, max_games=max_games, sims=ismcts_sims,
+                      batch=max(8, 2 * workers), runner=runner)
+            typer.echo(json.dumps(res.to_json(), indent=1))
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        err = Console(stderr=True)
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
+                      TimeElapsedColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("duel", total=sprt.upper - sprt.lower, info="")
+
+            def show(r) -> None:
+                llr = r.llr_trace[-1]
+                secs = bar.tasks[0].elapsed or 1e-9
+                bar.update(task, completed=min(max(llr - sprt.lower, 0), sprt.upper - sprt.lower),
+                           info=f"{r.games} games, {r.games / secs:.1f}/s, LLR {llr:+.2f} "
+                                f"[{sprt.lower:.2f}, {sprt.upper:.2f}]")
+
+            res = run(game, config, a, b, seed, sprt, paired=paired, max_games=max_games, sims=ismcts_sims,
+                      batch=max(8, 2 * workers), runner=runner, progress=show)
+    finally:
+        close = getattr(runner, "close", None)
+        if close:
+            close()
+    m, lo, hi = res.interval()
+    played = (f"{words.count(res.units, 'pair')}, " if paired else "") + words.count(res.games, "game")
+    typer.echo(f"{GAMES[game]}, {players} players: {a} (A) against {b} (B), H0 {elo0:g} Elo, H1 {elo1:g} Elo, "
+               f"alpha {alpha:g}, beta {beta:g}")
+    typer.echo(f"{played}: A won {res.a_wins}, B won {res.b_wins}, {res.draws} shared or nobody")
+    typer.echo(f"A's score {m:.3f} (95% {lo:.3f}-{hi:.3f}); LLR {res.llr_trace[-1] if res.llr_trace else 0:+.3f} "
+               f"in [{sprt.lower:.3f}, {sprt.upper:.3f}]")
+    typer.echo(f"Decision: {a} is {res.decision}" if res.decision != "undecided" else
+               f"Decision: undecided after {words.count(res.games, 'game')} (--max-games)")
 
 
 @app.command()

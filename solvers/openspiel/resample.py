@@ -5,9 +5,11 @@ made from the seat's view alone: ``exact`` draws from the posterior of the seat'
 tracker our strong bot keeps), ``uniform`` deals every unknown uniformly among what the seat's
 certain knowledge allows. Either way the seat's information-state string is unchanged.
 
-Built so far: Mascarade (the hidden truth is the mask in front of every place). The other
-games raise :class:`NoResampler` with a sentence; their worlds need the hands, decks and
-identities rebuilt from the solvers' samplers, which is still to do.
+Mascarade: the mask in front of every place (:class:`solvers.mascarade.belief.Belief`).
+Clue: the deal by the chain rule over the exact counting solver (:mod:`.resample_clue`).
+Masque and Tokyo Ghoul: :mod:`.resample_masque`, :mod:`.resample_ghoul`.
+The seat's knowledge (solver run on its view) is built once per root state and seat: ISMCTS
+resamples the same root once per simulation.
 No ``pyspiel`` here: the state is used through ``clone()``, ``world()`` and ``_world``.
 """
 
@@ -18,7 +20,7 @@ from typing import Any
 from engine.core import Rng, derive_seed
 
 MODES = ("exact", "uniform")
-RESAMPLED = ("mascarade",)  # games with a resampler
+RESAMPLED = ("clue", "ghoul", "mascarade", "masque")  # games with a resampler
 
 
 class NoResampler(ValueError):
@@ -37,6 +39,7 @@ class Resampler:
         self._root: Any = None  # the engine state the cached belief was built for (kept: ids stay unique)
         self._belief: Any = None
         self.draws = 0
+        self.inexact_roots = 0  # roots where "exact" had to fall back (Tokyo Ghoul past the flow budget)
 
     def __call__(self, state: Any, player: int) -> Any:
         w = state.world()
@@ -44,7 +47,7 @@ class Resampler:
             raise NoResampler(f"No resampler for {w.spec.title} yet (built: {', '.join(RESAMPLED)}).")
         if w.state is None:
             raise ValueError("Nothing to resample while the cards are being dealt.")
-        engine_state = _mascarade(self, w.state, player)
+        engine_state = _DRAW[w.spec.id](self, w.state, player)
         out = state.clone()
         nw = w.copy()
         nw.state = engine_state
@@ -67,6 +70,42 @@ def _mascarade(r: Resampler, st: Any, seat: int) -> Any:
     s = st.copy()
     s.cards = layout
     return s
+
+
+def _known(r: Resampler, st: Any, seat: int, build: Any) -> Any:
+    """``build()`` once per root state and seat (the engine state object is kept, so ids stay unique)."""
+    if r._root is None or r._root[0] is not st or r._root[1] != seat:
+        r._root = (st, seat)
+        r._belief = build()
+    return r._belief
+
+
+def _clue(r: Resampler, st: Any, seat: int) -> Any:
+    from engine.clue.game import view
+    from solvers.openspiel import resample_clue
+
+    k = _known(r, st, seat, lambda: resample_clue.Knowledge(view(st, seat), r.mode))
+    return resample_clue.draw(k, st, seat, r.rng)
+
+
+def _ghoul(r: Resampler, st: Any, seat: int) -> Any:
+    from engine.ghoul.game import view
+    from solvers.openspiel import resample_ghoul
+
+    def build() -> Any:
+        sol, exact = resample_ghoul.knowledge(view(st, seat), r.mode)
+        r.inexact_roots += r.mode == "exact" and not exact
+        return sol
+
+    return resample_ghoul.draw(_known(r, st, seat, build), st, seat, r.rng)
+
+
+def _masque(r: Resampler, st: Any, seat: int) -> Any:
+    from engine.masque.game import view
+    from solvers.openspiel import resample_masque
+
+    k = _known(r, st, seat, lambda: resample_masque.knowledge(view(st, seat)))
+    return resample_masque.draw(k, st, seat, r.rng)
 
 
 def _mascarade_belief(r: Resampler, st: Any, seat: int, v: dict) -> Any:
@@ -92,3 +131,6 @@ def _uniform_layout(v: dict, rng: Rng) -> tuple[str, ...]:
     rng.shuffle(bag)
     it = iter(bag)
     return tuple(m if m is not None else next(it) for m in known)
+
+
+_DRAW = {"clue": _clue, "ghoul": _ghoul, "mascarade": _mascarade, "masque": _masque}

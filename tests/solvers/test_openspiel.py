@@ -346,16 +346,10 @@ def test_a_belief_sample_follows_its_weights():
         assert abs(got.get(lay, 0) / n - p) < 0.03
 
 
-def test_games_without_a_resampler_say_so():
-    pytest.importorskip("pyspiel")
-    from solvers.openspiel.games import load
-    from solvers.openspiel.resample import NoResampler, Resampler
+def test_every_game_has_a_resampler_and_a_bad_mode_is_named():
+    from solvers.openspiel.resample import RESAMPLED, Resampler
 
-    state = load("clue").new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(0)
-    with pytest.raises(NoResampler, match="No resampler for Clue"):
-        Resampler("exact")(state, state.current_player())
+    assert sorted(RESAMPLED) == sorted(GAMES)
     with pytest.raises(ValueError, match="Unknown resampling"):
         Resampler("psychic")
 
@@ -383,8 +377,9 @@ def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
     out = json.loads(done.output)
     assert [b["bot"] for b in out["per_bot"]] == ["strong", "ismcts"] and out["games"] == 2
     assert set(out["move_seconds"]) == {"strong", "ismcts"}
-    done = CliRunner().invoke(app, ["simulate", "clue", "--games", "1", "--bots", "strong,ismcts"])
-    assert done.exit_code != 0 and "resampler" in done.output and "Traceback" not in done.output
+    done = CliRunner().invoke(app, ["simulate", "masque", "--games", "1", "--bots", "strong,ismcts",
+                                    "--ismcts-sims", "0"])
+    assert done.exit_code != 0 and "--ismcts-sims" in done.output and "Traceback" not in done.output
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
