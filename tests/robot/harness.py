@@ -401,7 +401,7 @@ def tie_problem(screen: Any) -> str | None:
         best = max(dist.values())
         tied = [k for k, v in dist.items() if v > 0.005 and best - v < 0.005]
         shown = line.split("▮", 1)[1]
-        if len(tied) > 1 and not (" or " in shown or "tie" in shown):
+        if len(tied) > 1 and not (" or " in shown or "tie" in shown or "/" in shown):  # "Judge/Sorceress 50%"
             return f"a {len(tied)}-way tie drawn as one name: {line.strip()!r}"
     return None
 

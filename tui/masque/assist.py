@@ -242,7 +242,7 @@ class AssistScreen(AutosaveMixin, Screen[None]):
                 yield Choices(list(KINDS), columns=4 if self.app.size.width >= 110 else 2, id="mq-do")
                 yield Choices(list(TOOLS), columns=4 if self.app.size.width >= 110 else 2, id="mq-tools")
                 yield Static("Log (tap to select)", classes="mq-label", id="mq-log-label")
-                with VerticalScroll(id="mq-log-scroll"):
+                with VerticalScroll(id="mq-log-scroll", can_focus=False):  # the log's rows take the focus
                     yield LogChoices([], keep_selection=True, id="mq-log-0", classes="mq-log")
                 yield ScrollButtons("#mq-log-scroll", id="mq-log-scrollbtn")
             with Vertical(id="mq-right"):
