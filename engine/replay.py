@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import IllegalAction
 from engine.registry import get_game
 from engine.session import Session, SessionError
 
@@ -65,28 +64,12 @@ def replay_steps(session: Session, *, finished: bool = True) -> Replay:
     if session.mode != "play":
         raise SessionError("Only a played game can be replayed (these are table notes).")
     spec = get_game(session.game)
-    try:
-        config = spec.config_from_json(session.config)
-    except (TypeError, ValueError) as e:
-        raise SessionError(f"The session's config is not valid: {e}") from None
-    if session.seed is None:
-        raise SessionError("A play session needs an integer seed.")
-    state = spec.new_game(config, session.seed)
-    steps = [Step(0, None, None, state, _entries(state, 0))]
-    for i, entry in enumerate(session.log):
-        try:
-            seat, raw = entry
-            action = spec.action_from_json(raw)
-        except (TypeError, ValueError):
-            raise SessionError(f"Log entry {i} is not a [seat, action] pair.") from None
-        if spec.to_act(state) != seat:
-            raise SessionError(f"Log entry {i} is by seat {seat}, but it was not their turn.")
-        start = len(state.log)
-        try:
-            state = spec.apply(state, action)
-        except IllegalAction as e:
-            raise SessionError(f"Log entry {i} is not a legal move: {e}") from None
-        steps.append(Step(i + 1, seat, action, state, _entries(state, start)))
+    steps: list[Step] = []
+    state: Any = None
+    for i, seat, action, after in session.walk():
+        start = len(state.log) if state is not None else 0
+        steps.append(Step(0 if i is None else i + 1, seat, action, after, _entries(after, start)))
+        state = after
     if finished and not spec.is_over(state):
         raise SessionError("This game is not over yet: a replay opens only once a game has ended.")
     return Replay(session, steps)

@@ -6,6 +6,7 @@ writing files is the caller's job (``tui.storage``), so the engine stays free of
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +77,12 @@ class Session:
 
     def replay(self, upto: int | None = None) -> Any:
         """Rebuild the state of a play session from its seed and log (optionally a prefix)."""
+        *_, (_i, _seat, _action, state) = self.walk(upto)
+        return state
+
+    def walk(self, upto: int | None = None) -> Iterator[tuple[int | None, int | None, Any, Any]]:
+        """The deal, then the state after each logged action: ``(i, seat, action, state)``, ``i`` None for
+        the deal. One walk serves the resume (its last state) and the replay (every state)."""
         if self.mode != "play":
             raise SessionError("Only play sessions replay into a game state.")
         spec = get_game(self.game)
@@ -86,6 +93,7 @@ class Session:
         if self.seed is None:
             raise SessionError("A play session needs an integer seed.")
         state = spec.new_game(config, self.seed)
+        yield None, None, None, state
         entries = self.log if upto is None else self.log[:upto]
         for i, entry in enumerate(entries):
             try:
@@ -99,4 +107,4 @@ class Session:
                 state = spec.apply(state, action)
             except IllegalAction as e:
                 raise SessionError(f"Log entry {i} is not a legal move: {e}") from None
-        return state
+            yield i, seat, action, state
