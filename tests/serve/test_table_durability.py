@@ -34,7 +34,7 @@ def test_a_table_save_is_fsynced_by_the_sync_thread_never_by_the_loop(monkeypatc
 
     async def scenario() -> str:
         service = TableService(bot_delay=0)
-        tid = service.create({}, SEATS, game="clue", creator="alice")
+        tid = service.create({}, SEATS, seed=1, game="clue", creator="alice")
         loop_thread = threading.current_thread().name
         assert service._sync.flush(10)
         assert not [c for c in calls if c[0] == loop_thread], "the loop waited for the disk"
@@ -53,7 +53,7 @@ def test_an_archived_table_is_fsynced_where_it_now_lives(monkeypatch):
 
     async def scenario() -> str:
         service = TableService(bot_delay=0, idle_after=0)
-        tid = service.create({}, SEATS, game="clue", creator="alice")
+        tid = service.create({}, SEATS, seed=1, game="clue", creator="alice")
         assert tid in service.archive_finished()
         assert service._sync.flush(10)
         await service.close()
@@ -87,7 +87,7 @@ def test_the_sync_thread_ends_when_idle_and_starts_again_for_the_next_save(tmp_p
 def test_two_tables_made_in_one_instant_never_share_an_id():
     async def scenario() -> list[str]:
         service = TableService(bot_delay=0, max_per_user=50)
-        ids = [service.create({}, SEATS, game="clue", creator=f"u{i}") for i in range(40)]
+        ids = [service.create({}, SEATS, seed=i, game="clue", creator=f"u{i}") for i in range(40)]
         await service.close()
         return ids
 
