@@ -14,9 +14,10 @@ import argparse
 import json
 from pathlib import Path
 
+from table_notes import finished_table
+
 from engine.replay import replay_steps
 from solvers.beliefs import belief_series, store_series
-from solvers.table import Table
 
 HERE = Path(__file__).parent
 # One game each: its config, its seats (bots) and its seed.
@@ -30,12 +31,7 @@ GAMES = {
 
 def finished_session(game: str) -> dict:
     """The session (as JSON data) of the seeded game ``GAMES[game]``, played to its end, with its beliefs."""
-    config, seats, seed = GAMES[game]
-    table = Table(game, config, seed, seats)
-    table.run_bots()
-    if not table.is_over():
-        raise RuntimeError(f"the {game} game did not end")
-    session = table.to_session()
+    session = finished_table(game, GAMES[game]).to_session()
     replay = replay_steps(session)
     for seat in range(replay.players):
         store_series(session, seat, belief_series(replay, seat))

@@ -29,9 +29,11 @@ TABLES = {
 }
 
 
-def finished_table(game: str) -> Table:
-    """The seeded bots-only game of ``TABLES[game]``, played to its end."""
-    config, bots, seed = TABLES[game]
+def finished_table(game: str, spec: tuple[dict, list[str], int] | None = None) -> Table:
+    """The seeded bots-only game ``spec`` (config, bots, seed; ``TABLES[game]`` by default), played to its end.
+
+    ``finished_games.py`` plays its own seeds through this too, so both files come from one way of playing."""
+    config, bots, seed = spec if spec is not None else TABLES[game]
     table = Table(game, config, seed, bots)
     table.run_bots()
     if not table.is_over():
