@@ -122,6 +122,19 @@ def _synthetic(shift: float) -> Reliability:
     return rel
 
 
+def check_calibrated(play, games: range, *titles: str, limit: float, min_n: int | tuple[int, ...] = 0) -> None:
+    """Play ``games`` through ``play(game_no, *reliabilities)``, one table per title; print them and
+    fail when a table has too few predictions or a bucket is off by more than ``limit``."""
+    rels = [Reliability() for _ in titles]
+    for g in games:
+        play(g, *rels)
+    print("\n" + "\n".join(rel.table(f"{title}, {len(games)} games") for rel, title in zip(rels, titles, strict=True)))
+    mins = min_n if isinstance(min_n, tuple) else (min_n,) * len(titles)
+    for rel, title, least in zip(rels, titles, mins, strict=True):
+        assert sum(rel.n) > least, title
+        assert rel.worst() <= limit, rel.table(title)
+
+
 def test_the_check_passes_a_calibrated_source_and_catches_a_shift_of_a_tenth():
     """The check can fail: the same outcomes reported 0.1 too high or too low exceed ``Z_LIMIT``
     in some bucket, while the true chances pass; repeating a prediction does not make it surer
@@ -167,21 +180,13 @@ def mascarade_game(game_no: int, rel: Reliability, every: int = 6) -> None:
 
 
 def test_mascarade_is_calibrated_sample():
-    rel = Reliability()
-    for g in range(12):
-        mascarade_game(g, rel)
-    print("\n" + rel.table("Mascarade, 12 games"))
-    assert sum(rel.n) > 500
-    assert rel.worst() <= Z_LIMIT + 1  # a small sample: only a gross miscalibration fails here
+    # a small sample: only a gross miscalibration fails here
+    check_calibrated(mascarade_game, range(12), "Mascarade", limit=Z_LIMIT + 1, min_n=500)
 
 
 @pytest.mark.soak
 def test_mascarade_is_calibrated_300_games():
-    rel = Reliability()
-    for g in range(1000, 1300):
-        mascarade_game(g, rel)
-    print("\n" + rel.table("Mascarade, 300 games"))
-    assert rel.worst() <= Z_LIMIT, rel.table("Mascarade")
+    check_calibrated(mascarade_game, range(1000, 1300), "Mascarade", limit=Z_LIMIT)
 
 
 def clue_game(game_no: int, rel: Reliability, every: int = 3) -> None:
@@ -207,21 +212,12 @@ def clue_game(game_no: int, rel: Reliability, every: int = 3) -> None:
 
 
 def test_clue_is_calibrated_sample():
-    rel = Reliability()
-    for g in range(5):
-        clue_game(g, rel)
-    print("\n" + rel.table("Clue (refuter model), 5 games"))
-    assert sum(rel.n) > 500
-    assert rel.worst() <= Z_LIMIT + 1
+    check_calibrated(clue_game, range(5), "Clue (refuter model)", limit=Z_LIMIT + 1, min_n=500)
 
 
 @pytest.mark.soak
 def test_clue_is_calibrated_200_games():
-    rel = Reliability()
-    for g in range(1000, 1200):
-        clue_game(g, rel)
-    print("\n" + rel.table("Clue (refuter model), 200 games"))
-    assert rel.worst() <= Z_LIMIT, rel.table("Clue")
+    check_calibrated(clue_game, range(1000, 1200), "Clue (refuter model)", limit=Z_LIMIT)
 
 
 # ============================================================================ Masque of the Red Death
@@ -267,24 +263,14 @@ def masque_game(game_no: int, rooms: Reliability, plans: Reliability) -> None:
 
 
 def test_masque_is_calibrated_sample():
-    rooms, plans = Reliability(), Reliability()
-    for g in range(12):
-        masque_game(g, rooms, plans)
-    print("\n" + rooms.table("Masque, rooms of the best plan, 12 games") + "\n"
-          + plans.table("Masque, best plan survives, 12 games"))
-    assert sum(rooms.n) > 500 and sum(plans.n) > 100
-    assert rooms.worst() <= Z_LIMIT + 1 and plans.worst() <= Z_LIMIT + 1
+    check_calibrated(masque_game, range(12), "Masque, rooms of the best plan", "Masque, best plan survives",
+                     limit=Z_LIMIT + 1, min_n=(500, 100))
 
 
 @pytest.mark.soak
 def test_masque_is_calibrated_1000_games():
-    rooms, plans = Reliability(), Reliability()
-    for g in range(1000, 2000):
-        masque_game(g, rooms, plans)
-    print("\n" + rooms.table("Masque, rooms of the best plan, 1000 games") + "\n"
-          + plans.table("Masque, best plan survives, 1000 games"))
-    assert rooms.worst() <= Z_LIMIT, rooms.table("Masque rooms")
-    assert plans.worst() <= Z_LIMIT, plans.table("Masque plans")
+    check_calibrated(masque_game, range(1000, 2000), "Masque, rooms of the best plan", "Masque, best plan survives",
+                     limit=Z_LIMIT)
 
 
 # ============================================================================ Tokyo Ghoul
@@ -389,24 +375,17 @@ def ghoul_game(game_no: int, rel: Reliability, cuts: int = 3, chance: float = EX
 
 def test_ghoul_is_calibrated_sample():
     """12 games of 4-8 players; 8 players with Masks (seconds a solve) are left to the soak."""
-    rel = Reliability()
-    for g in range(5, 17):
-        ghoul_game(g, rel)
-    print("\n" + rel.table("Tokyo Ghoul, 12 games"))
-    assert sum(rel.n) > 500
-    assert rel.worst() <= Z_LIMIT + 1
+    check_calibrated(ghoul_game, range(5, 17), "Tokyo Ghoul", limit=Z_LIMIT + 1, min_n=500)
 
 
 @pytest.mark.soak
 def test_ghoul_is_calibrated_200_games():
-    rel = Reliability()
-    for g in range(1000, 1200):
-        ghoul_game(g, rel)
-    print("\n" + rel.table("Tokyo Ghoul, 200 games"))
-    assert rel.worst() <= Z_LIMIT, rel.table("Tokyo Ghoul")
+    check_calibrated(ghoul_game, range(1000, 1200), "Tokyo Ghoul", limit=Z_LIMIT)
 
 
 PRELIMINARY = (SETUP_FACE, PRELIM_SHOW, PRELIM_GIVE)
+NEIGHBOURS = ("Tokyo Ghoul, right neighbour after the preliminary phase",
+              "Tokyo Ghoul, left neighbour after the preliminary phase")
 
 
 def ghoul_neighbours_game(game_no: int, right: Reliability, left: Reliability) -> None:
@@ -441,23 +420,11 @@ def ghoul_neighbours_game(game_no: int, right: Reliability, left: Reliability) -
 
 
 def test_ghoul_neighbours_are_calibrated_sample():
-    right, left = Reliability(), Reliability()
-    for g in range(100):
-        ghoul_neighbours_game(g, right, left)
-    print("\n" + right.table("Tokyo Ghoul, right neighbour after the preliminary phase, 100 games") + "\n"
-          + left.table("Tokyo Ghoul, left neighbour after the preliminary phase, 100 games"))
-    assert sum(right.n) > 300 and sum(left.n) > 300
-    assert right.worst() <= Z_LIMIT + 1 and left.worst() <= Z_LIMIT + 1
+    check_calibrated(ghoul_neighbours_game, range(100), *NEIGHBOURS, limit=Z_LIMIT + 1, min_n=300)
 
 
 @pytest.mark.soak
 def test_ghoul_neighbours_are_calibrated_2000_games():
     """Failed before issue 21 finding 6 (a card shown to me only constrained; right neighbour
     z = -5.31 and +4.51); with one model for every choice the worst |z| is 2.44."""
-    right, left = Reliability(), Reliability()
-    for g in range(1000, 3000):
-        ghoul_neighbours_game(g, right, left)
-    print("\n" + right.table("Tokyo Ghoul, right neighbour after the preliminary phase, 2000 games") + "\n"
-          + left.table("Tokyo Ghoul, left neighbour after the preliminary phase, 2000 games"))
-    assert right.worst() <= Z_LIMIT, right.table("right neighbour")
-    assert left.worst() <= Z_LIMIT, left.table("left neighbour")
+    check_calibrated(ghoul_neighbours_game, range(1000, 3000), *NEIGHBOURS, limit=Z_LIMIT)

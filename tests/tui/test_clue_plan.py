@@ -27,6 +27,14 @@ def _here(view: dict) -> int:
     return view["positions"][view["characters"][view["seat"]]]
 
 
+def _table_at(want, seed: int = 2, board: str = "red-keep"):
+    """A 3-player table played on until ``want`` holds for me: its board, the table, my view, my place."""
+    table = new_table(3, seed=seed, board=board)
+    assert advance(table, want)
+    view = table.view(0)
+    return load_board(board), table, view, _here(view)
+
+
 def _cell_text(app, node: int) -> str:
     return app.screen.query_one(f"#loc-{node}", LocationCell).render().plain
 
@@ -34,11 +42,8 @@ def _cell_text(app, node: int) -> str:
 @pytest.mark.parametrize("size", SIZES)
 @run_async
 async def test_places_this_roll_reaches_carry_a_mark_and_the_others_their_distance(size):
-    board = load_board("red-keep")
-    table = new_table(3, seed=2)
-    assert advance(table, me_to_act("move"))
-    view = table.view(0)
-    here, left = _here(view), frozenset(view["left"])
+    board, table, view, here = _table_at(me_to_act("move"))
+    left = frozenset(view["left"])
     reach = {a[1] for a in view["legal"] if a[1] <= board.centre}
     assert reach, "the test needs a roll that reaches a place"
     routes = plan(board, here)
@@ -60,11 +65,8 @@ async def test_places_this_roll_reaches_carry_a_mark_and_the_others_their_distan
 
 @run_async
 async def test_the_move_dialog_says_how_many_steps_each_place_takes():
-    board = load_board("red-keep")
-    table = new_table(3, seed=2)
-    assert advance(table, me_to_act("move"))
-    view = table.view(0)
-    here, left = _here(view), frozenset(view["left"])
+    board, table, view, here = _table_at(me_to_act("move"))
+    left = frozenset(view["left"])
     app = UnmaskApp(table=table, session_id="plan-move", bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -80,11 +82,7 @@ async def test_the_move_dialog_says_how_many_steps_each_place_takes():
 @pytest.mark.parametrize("size", SIZES)
 @run_async
 async def test_the_plan_tab_lists_every_place_and_the_route_follows_the_cursor(size):
-    board = load_board("red-keep")
-    table = new_table(3, seed=2)
-    assert advance(table, me_to_act("start"))
-    view = table.view(0)
-    here = _here(view)
+    board, table, _, here = _table_at(me_to_act("start"))
     routes = plan(board, here)
     app = UnmaskApp(table=table, session_id="plan-tab", bot_delay=0)
     async with app.run_test(size=size) as pilot:
@@ -109,11 +107,7 @@ async def test_the_plan_tab_lists_every_place_and_the_route_follows_the_cursor(s
 @pytest.mark.parametrize("size", SIZES)
 @run_async
 async def test_a_tap_on_a_place_when_you_cannot_move_tells_its_route_and_changes_nothing(size):
-    board = load_board("red-keep")
-    table = new_table(3, seed=2)
-    assert advance(table, me_to_act("start"))
-    view = table.view(0)
-    here = _here(view)
+    board, table, _, here = _table_at(me_to_act("start"))
     target = next(n for n in range(board.centre + 1) if n != here)
     route = plan(board, here)[target]
     app = UnmaskApp(table=table, session_id="plan-tap", bot_delay=0)
@@ -134,10 +128,8 @@ async def test_a_tap_on_a_place_when_you_cannot_move_tells_its_route_and_changes
 
 @run_async
 async def test_a_tap_on_a_plan_row_shows_that_route():
-    board = load_board("meereen")
-    table = new_table(3, seed=4, board="meereen")
-    assert advance(table, me_to_act("start"))
-    routes = plan(board, _here(table.view(0)))
+    board, table, _, here = _table_at(me_to_act("start"), seed=4, board="meereen")
+    routes = plan(board, here)
     app = UnmaskApp(table=table, session_id="plan-row", bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -155,11 +147,7 @@ async def test_a_tap_on_a_plan_row_shows_that_route():
 @run_async
 async def test_a_tap_after_moving_tells_the_route_without_saying_roll_first():
     """Found in tmux: after moving, a tap on a place said "Roll the dice before you move." (wrong now)."""
-    board = load_board("red-keep")
-    table = new_table(3, seed=2)
-    assert advance(table, lambda v: me_to_act("after")(v) and bool(v["dice"]))
-    view = table.view(0)
-    here = _here(view)
+    board, table, _, here = _table_at(lambda v: me_to_act("after")(v) and bool(v["dice"]))
     target = next(n for n in range(board.centre + 1) if n != here)
     app = UnmaskApp(table=table, session_id="plan-after", bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -8,6 +8,8 @@ solver's help is a setting, off by default.
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 from tui_helpers import advance, new_table, record_notes, run_async, snapshot_test
 
 from engine.clue import load_board
@@ -39,6 +41,16 @@ def _open_cards(screen: PlayScreen) -> list[str]:
     return [c for c in screen.board.cards if screen._holder.get(c) is None]
 
 
+@asynccontextmanager
+async def _sheet(table, session_id: str, size: tuple[int, int] = (80, 24)):
+    """The play screen of ``table`` after its first draw, autosaving to ``session_id``: (pilot, screen)."""
+    app = UnmaskApp(table=table, session_id=session_id, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, PlayScreen)
+        yield pilot, app.screen
+
+
 def _passed_table():
     table = new_table(4, seed=5)
     assert advance(table, lambda v: _passed(v) is not None and v["to_act"] == 0)
@@ -50,12 +62,8 @@ async def test_a_pass_is_a_cross_on_the_sheet_without_any_setting():
     """ "Bran could not show a card" for three cards: Bran's three cells are ✗, facts, not yours."""
     table = _passed_table()
     seat, cards = _passed(table.view(0))
-    app = UnmaskApp(table=table, session_id="sheet-fill", bot_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.2)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen)
-        assert app.sheet_help is False, "the solver's help is off by default in play"
+    async with _sheet(table, "sheet-fill", (120, 40)) as (pilot, screen):
+        assert screen.app.sheet_help is False, "the solver's help is off by default in play"
         open_cards = [c for c in cards if not isinstance(screen._holder.get(c), int)]
         assert open_cards
         assert all(_cell(screen, c, seat) == "✗" for c in open_cards), "a pass is ✗"
@@ -75,11 +83,7 @@ async def test_a_pass_is_a_cross_on_the_sheet_without_any_setting():
 @run_async(timeout=180)
 async def test_keys_put_every_mark_and_delete_clears():
     table = new_table(3, seed=3)
-    app = UnmaskApp(table=table, session_id="sheet-keys", bot_delay=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen)
+    async with _sheet(table, "sheet-keys") as (pilot, screen):
         card = _open_cards(screen)[0]
         await pilot.press("2")
         sheet = screen.query_one("#sheet")
@@ -101,11 +105,7 @@ async def test_keys_put_every_mark_and_delete_clears():
 @run_async(timeout=180)
 async def test_taps_alone_cycle_a_cell_through_the_marks():
     table = new_table(3, seed=3)
-    app = UnmaskApp(table=table, session_id="sheet-taps", bot_delay=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen)
+    async with _sheet(table, "sheet-taps") as (pilot, screen):
         assert await pilot.click("#side Tab#--content-tab-tab-sheet")
         await pilot.pause()
         card = _open_cards(screen)[0]
@@ -127,11 +127,7 @@ async def test_taps_alone_cycle_a_cell_through_the_marks():
 @run_async(timeout=180)
 async def test_marks_are_saved_with_the_game_and_come_back_on_resume():
     table = new_table(3, seed=3)
-    app = UnmaskApp(table=table, session_id="sheet-saved", bot_delay=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen)
+    async with _sheet(table, "sheet-saved") as (pilot, screen):
         cards = _open_cards(screen)
         await pilot.press("2")
         sheet = screen.query_one("#sheet")
@@ -210,11 +206,8 @@ async def test_marks_that_are_not_a_table_are_dropped_with_a_notice():
 async def test_the_solvers_help_is_a_setting_off_by_default():
     """Off: only what you saw and your marks. On (Settings): the exact solver's certain facts, in their own colour."""
     table = _passed_table()
-    app = UnmaskApp(table=table, session_id="sheet-help", bot_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.2)
-        screen = app.screen
-        assert isinstance(screen, PlayScreen)
+    async with _sheet(table, "sheet-help", (120, 40)) as (pilot, screen):
+        app = screen.app
 
         def solver_cells() -> int:
             rows = m.sheet_rows(screen.view, screen.board, screen._holder, screen._candidates, screen.marks,
