@@ -142,10 +142,14 @@ def test_pages_get_pooled_apps_which_refill_and_are_never_reused(monkeypatch):
             await until(lambda: not alive(alice_pid), 20, "alice's app to end with her page")
             await until(lambda: served.server.live == {}, 10, "alice's session to end")
             assert service.pooled.control.fileno() == -1  # the server closed its side of the control socket
-            bob = await Page.open(base, "bob", "hunter2", 80, 24)
+            given: list[tuple[int, int] | None] = []
+            real_give = pool.give
+            monkeypatch.setattr(pool, "give",
+                                lambda app, env, size=None: given.append(size) or real_give(app, env, size))
+            bob = await Page.open(base, "bob", "hunter2", 32000, 24)  # a page's size is clamped for a pooled app too
             screen = await bob.wait_for("you are bob", "Create table")
             assert services[1].pooled is not None and services[1].pooled.child.pid not in (alice_pid, None)
-            assert "alice" not in screen
+            assert given == [(500, 24)] and "alice" not in screen
             await bob.close()
             assert pool.taken == 2
             waiting = {a.child.pid for a in pool.idle}
