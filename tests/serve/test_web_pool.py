@@ -276,3 +276,13 @@ def test_pooled_apps_and_the_apps_given_out_end_when_the_server_is_killed():
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_a_bad_pool_size_on_the_command_line_is_one_line():
+    from typer.testing import CliRunner
+
+    from tui.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "web", "--port", "0", "--pool", "-1"])
+    assert r.exit_code != 0 and "--pool must be at least 0 (not -1)" in r.output and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
