@@ -20,6 +20,8 @@ from pathlib import Path
 
 import aiohttp
 import pyte
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 
 from tui.serve import web
 from tui.serve.ssh import add_password, default_passwords_file
@@ -190,15 +192,23 @@ def test_every_failure_path_ends_what_it_took_and_leaving_returns_nothing_broken
             assert stuck.master == -1 and stuck.control.fileno() == -1  # its socket and pty side closed
             taken.add(stuck.child.pid)
             await until(lambda: pool.started == 3 and len(pool.idle) == 1, what="the pool to refill")
-            # A page that goes away while its app is being given to it: that app ends too.
+            # A page that goes away while its app is being given to it: that app ends too, and the
+            # page's place is freed (the race inside textual-serve: the last test of this file).
+            monkeypatch.setattr(web, "BIND_TIMEOUT", 60.0)
+            [slow] = pool.idle
+            os.kill(slow.child.pid, signal.SIGSTOP)  # it answers only once the page is gone
             http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
             r = await http.post(base + "/login", data={"user": "bob", "password": "pw-bob"}, allow_redirects=False)
             assert r.status == 303
             ws = await http.ws_connect(base + "/ws?width=90&height=25")
-            await until(lambda: len(services) == 2, 10, "bob's app to be taken")
+            await until(lambda: len(services) == 2 and not pool.idle, 10, "bob's app to be taken")
+            assert served.limiter is not None
+            connections = len(served.limiter.open)
             ws.get_extra_info("socket").shutdown(socket.SHUT_RDWR)  # no close frame: the connection just drops
-            await until(lambda: services[1].pooled is not None or services[1]._process is not None, 10)
-            bob_pid = services[1]._process.pid
+            await until(lambda: len(served.limiter.open) < connections, 10, "the server to see bob's page gone")
+            os.kill(slow.child.pid, signal.SIGCONT)
+            await until(lambda: services[1].pooled is not None, 20, "bob's app to answer")
+            bob_pid = slow.child.pid
             taken.add(bob_pid)
             await until(lambda: not alive(bob_pid), 20, "bob's app to end")
             await until(lambda: "bob" not in served.server.live, 10, "bob's place to be free")
@@ -286,3 +296,53 @@ def test_a_bad_pool_size_on_the_command_line_is_one_line():
     r = CliRunner().invoke(app, ["serve", "web", "--port", "0", "--pool", "-1"])
     assert r.exit_code != 0 and "--pool must be at least 0 (not -1)" in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_a_session_whose_page_is_gone_before_its_app_answered_still_stops_its_app():
+    """A pooled app's output is often all there when its page has already gone: textual-serve's
+    output task then ends without ever yielding, and awaiting its never-started stderr reader raised
+    CancelledError out of ``stop()``, which left the app unended and the page's place taken."""
+
+    class Writer:
+        def write(self, data: bytes) -> None:
+            sent.append(data)
+
+        async def drain(self) -> None:
+            return None
+
+    class Process:
+        pid = -1
+        returncode = 0
+
+        def __init__(self) -> None:
+            self.stdout = asyncio.StreamReader()
+            self.stdout.feed_data(b"__GANGLION__\n" + AppService.encode_packet(b"D", b"\x1b[?1049h"))
+            self.stderr = asyncio.StreamReader()
+            self.stderr.feed_eof()
+
+        async def wait(self) -> int:
+            return 0
+
+        def terminate(self) -> None:
+            raise AssertionError("it had ended")
+
+        kill = terminate
+
+    async def gone(_data: bytes) -> None:
+        raise ConnectionResetError("Cannot write to closing transport")
+
+    async def scenario() -> None:
+        service = UserAppService("true", env={}, write_bytes=gone, write_str=gone, close=closed,
+                                 download_manager=DownloadManager())
+        service._process = Process()  # type: ignore[assignment]
+        service._stdin = Writer()  # type: ignore[assignment]
+        service._task = asyncio.create_task(service.run())
+        await service.stop()  # before: CancelledError from textual-serve's stderr reader
+
+    async def closed() -> None:
+        closes.append(True)
+
+    sent: list[bytes] = []
+    closes: list[bool] = []
+    run(scenario(), 10)
+    assert any(b'"quit"' in s for s in sent) and closes  # the app was asked to quit, the page closed
