@@ -3,8 +3,9 @@
 Method
 ------
 The server runs in its own process as ``unmask serve web`` runs it (default flags: shared tables
-on, sessions and per-user caps, auth limits), and the arrival starts once it has announced its
-fork server warm (``--cold``: at once), with a temporary data dir holding ``--users``
+on, sessions and per-user caps, auth limits, the warm pool of one app per place), and the arrival
+starts once it has announced its warm pool full (with ``--pool 0``, its fork server warm;
+``--cold``: at once), with a temporary data dir holding ``--users``
 accounts (``user00``.. with one password). All N clients start at the same instant, all from
 127.0.0.1 (as players behind one NAT); each posts the login form (the **login** time: post →
 the session cookie), then opens the websocket (100x30) and reads the app's output until the
@@ -20,7 +21,8 @@ bots playing (measured last: those bots go on playing); before it, while another
 sends ``resize`` messages as fast as its websocket takes them, and while 12 connections that
 never finish their headers are held; the median of each and its ratio to the quiet one.
 
-Usage: ``python benchmarks/web_load.py [--users N] [--presses K] [--gap S]``.
+Usage: ``python benchmarks/web_load.py [--users N] [--presses K] [--gap S] [--pool N]`` (``--pool``:
+the server's ``--pool``, 0 for none, as before issue 22's web pool).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ LOBBY = b"Shared tables"
 PASSWORD = "bench-pass"
 
 
-def _serve(port: int, data: str) -> None:
+def _serve(port: int, data: str, pool: int | None) -> None:
     os.environ["UNMASK_DATA_DIR"] = data
     from tui.serve.web import serve_web
 
@@ -54,7 +56,7 @@ def _serve(port: int, data: str) -> None:
         with open(Path(data) / "announced", "a") as f:
             f.write(line + "\n")
 
-    serve_web("127.0.0.1", port, announce=announce)
+    serve_web("127.0.0.1", port, announce=announce, pool=pool)
 
 
 def _free_port() -> int:
@@ -63,12 +65,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-async def _wait_warm(data: str, timeout: float) -> float:
-    """Seconds until the server announced its fork server warm (nan if it did not in ``timeout``)."""
+async def _wait_warm(data: str, timeout: float, what: str = "warm") -> float:
+    """Seconds until the server announced ``what`` (its fork server warm, its pool full; nan if it
+    did not in ``timeout``)."""
     t0 = time.monotonic()
     path = Path(data) / "announced"
     while time.monotonic() - t0 < timeout:
-        if path.exists() and "warm" in path.read_text():
+        if path.exists() and what in path.read_text():
             return time.monotonic() - t0
         await asyncio.sleep(0.1)
     return float("nan")
@@ -204,14 +207,17 @@ async def main(args: argparse.Namespace) -> None:
     for i in range(args.users):
         add_password(f"user{i:02d}", PASSWORD, Path(data) / "ssh_passwords.json")
     port = _free_port()
-    server = multiprocessing.get_context("spawn").Process(target=_serve, args=(port, data), daemon=True)
+    server = multiprocessing.get_context("spawn").Process(target=_serve, args=(port, data, args.pool), daemon=True)
     server.start()
     await _wait_port(port)
     base = f"http://127.0.0.1:{port}"
     warm = await _wait_warm(data, 0 if args.cold else 180)
-    print(f"unmask serve web, default flags; {args.users} users at once from one address (os.cpu_count()="
-          f"{os.cpu_count()}, load {os.getloadavg()[0]:.1f}); "
-          + ("cold: not waiting for the fork server" if args.cold else f"fork server warm after {warm:.1f} s"))
+    full = await _wait_warm(data, 0 if args.cold or args.pool == 0 else 180, "warm pool full")
+    print(f"unmask serve web, default flags{'' if args.pool is None else f' but --pool {args.pool}'}; "
+          f"{args.users} users at once from one address (os.cpu_count()={os.cpu_count()}, load "
+          + "/".join(f"{x:.1f}" for x in os.getloadavg()) + "); "
+          + ("cold: not waiting for the fork server" if args.cold else f"fork server warm after {warm:.1f} s"
+             + ("" if args.pool == 0 else f", warm pool full after {warm + full:.1f} s")))
     logins, lobbies, admitted, clients = await arrive(base, args.users)
     print(f"admitted {admitted}/{args.users}")
     if logins:
@@ -229,12 +235,15 @@ async def main(args: argparse.Namespace) -> None:
         q = statistics.median(quiet)
         print(f"seated key->screen median quiet {q * 1000:6.1f} ms (worst {max(quiet) * 1000:.0f} ms)")
         stop = asyncio.Event()
-        sent = [0]
+        sent = [0, 0]
+        t0 = time.monotonic()
         flood = asyncio.create_task(flood_resizes(other, stop, sent))
         loaded = [await _gap(seated, args.gap) for _ in range(args.presses)]
+        took = time.monotonic() - t0
         stop.set()
         await flood
-        _report("while another user floods resizes", q, loaded, f"; {sent[0]} resize messages sent")
+        _report("while another user floods resizes", q, loaded, f"; {sent[0]} resize messages sent in {took:.1f} s"
+                + ("; the flooding page was disconnected by the server" if sent[1] else ""))
         held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(12)]
         for _r, w in held:  # twelve connections that never finish their headers
             w.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -265,13 +274,18 @@ def _report(what: str, quiet: float, loaded: list[float], extra: str) -> None:
 
 
 async def flood_resizes(c: Client, stop: asyncio.Event, sent: list[int]) -> None:
-    """Window changes from another user's page as fast as its websocket takes them."""
+    """Window changes from another user's page as fast as its websocket takes them. The server reads
+    a page at most 200 messages a second, so the page's socket fills and its answers to the server's
+    pings wait behind the flood: a flood that lasts long enough is disconnected (counted in sent[1])."""
     assert c.ws is not None
-    while not stop.is_set():
-        sent[0] += 1
-        await c.ws.send_json(["resize", {"width": 100 + sent[0] % 2, "height": 30 + sent[0] % 2}])
-        if sent[0] % 50 == 0:
-            await asyncio.sleep(0)
+    try:
+        while not stop.is_set():
+            sent[0] += 1
+            await c.ws.send_json(["resize", {"width": 100 + sent[0] % 2, "height": 30 + sent[0] % 2}])
+            if sent[0] % 50 == 0:
+                await asyncio.sleep(0)
+    except (ConnectionError, aiohttp.ClientError):
+        sent[1] += 1
 
 
 async def _gap(c: Client, gap: float) -> float:
@@ -286,4 +300,5 @@ if __name__ == "__main__":
     parser.add_argument("--gap", type=float, default=0.3)
     parser.add_argument("--no-tables-flood", action="store_true")
     parser.add_argument("--cold", action="store_true", help="do not wait for the fork server to be warm")
+    parser.add_argument("--pool", type=int, default=None, help="the server's --pool (default: one app per place)")
     asyncio.run(main(parser.parse_args()))

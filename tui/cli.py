@@ -703,6 +703,8 @@ def serve_web_cmd(
         help="Most unfinished tables one user may have made.")] = 5,
     idle_table_hours: Annotated[float, typer.Option(
         help="Hours an unfinished table may go without a move before it is archived.")] = 72.0,
+    pool: Annotated[int | None, typer.Option(
+        help="Apps kept ready on the lobby, each for one user (default: --max-sessions; 0: none).")] = None,
 ) -> None:
     """Serve the app to browsers (a tablet is enough), behind a password login."""
     from tui.serve.auth import AuthLimits
@@ -715,7 +717,7 @@ def serve_web_cmd(
                    "max-unfinished-per-address": max_unfinished_per_address,
                    "max-tables-per-user": max_tables_per_user},
                   {"fail-delay": fail_delay, "max-fail-delay": max_fail_delay, "lockout-time": lockout_time,
-                   "idle-table-hours": idle_table_hours},
+                   "idle-table-hours": idle_table_hours, "pool": pool},
                   {"header-timeout": header_timeout, "body-timeout": body_timeout})
     _set_table_caps(max_tables_per_user, idle_table_hours)
     limits = AuthLimits(fail_delay=fail_delay, max_fail_delay=max_fail_delay, lockout_failures=lockout_failures,
@@ -725,7 +727,7 @@ def serve_web_cmd(
                   max_sessions=max_sessions, max_per_user=max_per_user, limits=limits,
                   trusted_proxies=trusted_proxy, announce=typer.echo, header_timeout=header_timeout,
                   body_timeout=body_timeout, max_connections=max_connections, max_unfinished=max_unfinished,
-                  max_unfinished_per_address=max_unfinished_per_address)
+                  max_unfinished_per_address=max_unfinished_per_address, pool=pool)
     except ServeError as e:
         _fail(str(e))
 

@@ -48,18 +48,18 @@ def test_two_servers_starting_together_share_one_service_and_stopping_one_keeps_
     add_password("alice", "secret")
 
     async def scenario():
-        a, b = await asyncio.gather(start_web_server("127.0.0.1", 0), start_web_server("127.0.0.1", 0))
+        a, b = await asyncio.gather(start_web_server("127.0.0.1", 0, pool=0), start_web_server("127.0.0.1", 0, pool=0))
         owners = [s for s in (a, b) if s.tables is not None]
         others = [s for s in (a, b) if s.tables is None]
         assert len(owners) == 1 and len(others) == 1, "exactly one table service on the data dir"
         await others[0].close()
         assert await service_alive(socket_path())  # the other's socket is still there and answers
-        c = await start_web_server("127.0.0.1", 0)  # a third server attaches to it
+        c = await start_web_server("127.0.0.1", 0, pool=0)  # a third server attaches to it
         assert c.tables is None
         await owners[0].close()
         assert not socket_path().exists()
         await c.close()
-        d = await start_web_server("127.0.0.1", 0)  # with nobody running it, the next one starts it
+        d = await start_web_server("127.0.0.1", 0, pool=0)  # with nobody running it, the next one starts it
         try:
             assert d.tables is not None and await service_alive(socket_path())
         finally:

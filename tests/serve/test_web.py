@@ -26,7 +26,7 @@ def test_login_required_then_the_app_is_served():
     add_password("alice", "secret")
 
     async def scenario():
-        served = await start_web_server("127.0.0.1", 0, limits=AuthLimits(fail_delay=0.05, max_fail_delay=0.1))
+        served = await start_web_server("127.0.0.1", 0, limits=AuthLimits(fail_delay=0.05, max_fail_delay=0.1), pool=1)
         base = f"http://127.0.0.1:{served.port}"
         try:
             async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:  # IP host

@@ -30,7 +30,7 @@ def test_tablet_logs_in_and_taps():
     add_password("alice", "secret")
 
     async def scenario():
-        served = await start_web_server("127.0.0.1", 0)
+        served = await start_web_server("127.0.0.1", 0, pool=1)
         base = f"http://127.0.0.1:{served.port}"
         try:
             async with playwright_api.async_playwright() as p:
@@ -106,7 +106,7 @@ def test_a_page_of_another_origin_cannot_drive_the_app_and_the_user_sees_only_th
     storage.save_session(table.to_session(), "clue-play-hostsecret")
 
     async def scenario():
-        served = await start_web_server("127.0.0.1", 0)
+        served = await start_web_server("127.0.0.1", 0, pool=1)
         base = f"http://127.0.0.1:{served.port}"
         evil_page = f"""<!doctype html><html><body><script>
           window.result = "pending";

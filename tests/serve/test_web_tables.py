@@ -95,7 +95,7 @@ def test_the_web_app_belongs_to_the_logged_in_user(monkeypatch):
     monkeypatch.setenv("UNMASK_USER", "mallory")  # the server's own environment does not decide either
 
     async def scenario():
-        served = await start_web_server("127.0.0.1", 0)
+        served = await start_web_server("127.0.0.1", 0, pool=1)
         base = f"http://127.0.0.1:{served.port}"
         assert served.tables is not None  # no SSH server here: the web server runs the table service
         try:
@@ -117,7 +117,7 @@ def test_a_web_player_and_an_ssh_player_at_one_table():
 
     async def scenario():
         ssh = await start_ssh_server("127.0.0.1", 0, passwords_file=default_passwords_file(), tables=True)
-        web = await start_web_server("127.0.0.1", 0)
+        web = await start_web_server("127.0.0.1", 0, pool=1)
         try:
             assert ssh.tables is not None and web.tables is None  # one service: the web server attached
             tid = ssh.tables.create(ClueConfig(board="red-keep", players=3,

@@ -233,17 +233,24 @@ class ServedApp(UnmaskApp):
             request = json.loads(msg)
             env = {str(k): str(v) for k, v in request["env"].items()}
             token = str(request["token"])
+            size = request.get("size")
+            if size is not None:  # the web page's size (the server clamped it too); a pty has its own
+                from tui.serve.limits import clamp_terminal_size
+
+                width, height = size
+                size = clamp_terminal_size(int(width), int(height))
         except (ValueError, KeyError, TypeError, AttributeError):
             self.exit(1)
             return
-        self.bind_user(env, token)
+        self.bind_user(env, token, size)
 
-    def bind_user(self, env: dict[str, str], token: str) -> None:
+    def bind_user(self, env: dict[str, str], token: str, size: tuple[int, int] | None = None) -> None:
         """Become the app of the one user ``env`` names, and draw the whole screen for them.
 
         Everything written before (the lobby drawn for nobody, at the pool's size) precedes the
         marker ``token`` in the output: the server drops it. After the marker come Textual's
-        start-up sequences again (alternate screen, mouse, paste...) and a full frame.
+        start-up sequences again (alternate screen, mouse, paste...) and a full frame, at ``size``
+        when given (Textual's web driver: the page's size), else at the pty's.
         """
         from textual import events
         from textual.geometry import Size
@@ -255,8 +262,11 @@ class ServedApp(UnmaskApp):
         self.tables_socket = os.environ.get("UNMASK_TABLES_SOCKET") or None
         driver = self._driver
         if driver is not None:
-            driver.write(pool_marker(token))
-            replay_start_sequences(driver)
+            driver.write(pool_marker(token))  # one write: for the web driver, one packet of its own
+            if driver.is_web:
+                replay_web_start(driver)
+            else:
+                replay_start_sequences(driver)
         if self.refused is not None:
             self.switch_screen(RefusedScreen(self.refused))
         else:
@@ -264,7 +274,14 @@ class ServedApp(UnmaskApp):
 
             if isinstance(self.screen, LobbyScreen):
                 self.screen.bind_user(self.login)
-        width, height = driver._get_terminal_size() if driver is not None else self.size  # type: ignore[attr-defined]
+        if size is not None:
+            width, height = size
+            if driver is not None:
+                driver._size = size  # what the web driver reports until the page's next resize
+        elif driver is not None:
+            width, height = driver._get_terminal_size()  # type: ignore[attr-defined]
+        else:
+            width, height = self.size
         if (width, height) != tuple(self.size):
             self.post_message(events.Resize(Size(width, height), Size(width, height)))
         else:
@@ -342,6 +359,18 @@ def replay_start_sequences(driver: Any) -> None:
     driver._enable_bracketed_paste()
     driver._disable_line_wrap()
     driver.flush()
+
+
+def replay_web_start(driver: Any) -> None:
+    """The same for Textual's web driver: its prelude line (textual-serve waits for it before
+    reading packets) and what its ``start_application_mode`` writes, for a page that just arrived."""
+    driver._write(b"__GANGLION__\n")
+    driver.write("\x1b[?1049h")  # alternate screen
+    driver._enable_mouse_support()
+    driver.write("\x1b[?25l")  # hide the cursor
+    driver.write("\033[?1003h")
+    driver._request_terminal_sync_mode_support()
+    driver._enable_bracketed_paste()
 
 
 class RefusedScreen(Screen):

@@ -18,6 +18,11 @@ last take, so refilling does not compete with the sessions that just started.
 
 Sessions on a dumb terminal (:func:`fits`) and sessions that find the pool empty start as before
 (forked from the fork server, or a fresh process).
+
+The web server (:mod:`tui.serve.web`) keeps the same pool with ``kind="web"``: each app runs
+Textual's web driver on one end of a socketpair instead of a pty (its stdin and stdout, as
+textual-serve's pipes), is given the page's size with its user, and the server reads its packets
+from just after the marker (:func:`read_past`), which the app writes as a packet of its own.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from tui.serve.forkserver import ForkedChild, ForkServer, ForkServerError
 
@@ -65,7 +71,8 @@ def _end_late(launching: asyncio.Future) -> None:
 
 @dataclass(eq=False)
 class PooledApp:
-    """One app of the pool: the pty's master side, its control socket, its process."""
+    """One app of the pool: the server's side of its terminal (a pty's master side, or for the web
+    the server's end of a socketpair), its control socket, its process."""
 
     master: int
     control: socket.socket
@@ -74,26 +81,36 @@ class PooledApp:
     taken: bool = False  # handed to a session
     bound: bool = False  # given its user (from then on the session ends it, as any app)
 
-    def close(self) -> None:
+    def detach(self) -> int:
+        """The terminal's fd, now the caller's to close (:meth:`close` no longer does)."""
+        fd, self.master = self.master, -1
+        return fd
+
+    def close(self, force: bool = False) -> None:
         """Forget this app and end it. It has no user (nobody sees it, it has nothing to save), so
-        it is killed outright rather than asked to quit."""
-        with contextlib.suppress(Exception):
-            asyncio.get_running_loop().remove_reader(self.master)
-        with contextlib.suppress(OSError):
-            os.close(self.master)
+        it is killed outright rather than asked to quit; with ``force`` even once given one (it
+        failed to start for them: nobody has seen it yet either)."""
+        if self.master >= 0:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(self.master)
+            with contextlib.suppress(OSError):
+                os.close(self.master)
+            self.master = -1
         with contextlib.suppress(OSError):
             self.control.close()
-        if self.child.returncode is None and not self.bound:
+        if self.child.returncode is None and (force or not self.bound):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self.child.pid, signal.SIGKILL)
+                os.killpg(self.child.pid, signal.SIGKILL)  # a session leader: its whole group
 
 
 class WarmPool:
     """Keeps ``size`` ready apps; :meth:`take` hands one out, :meth:`give` gives it its user."""
 
     def __init__(self, forks: ForkServer, env: dict[str, str], size: int,
-                 set_winsize: Callable[[int, int, int], None], on_full: Callable[[int], None] | None = None) -> None:
+                 set_winsize: Callable[[int, int, int], None] | None = None,
+                 on_full: Callable[[int], None] | None = None, *, kind: Literal["pty", "web"] = "pty") -> None:
         self.forks = forks
+        self.kind = kind  # "pty": SSH sessions; "web": Textual's web driver on a socketpair
         self.env = dict(env)
         self.size = max(0, size)
         self.idle: list[PooledApp] = []  # ready, waiting for a user
@@ -143,11 +160,19 @@ class WarmPool:
     async def _launch(self) -> PooledApp | None:
         """Start one app for the pool and wait until it has drawn the lobby for nobody."""
         loop = asyncio.get_running_loop()
-        master, slave = os.openpty()
-        self._set_winsize(slave, *POOL_SIZE)
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = dict(self.env)
-        env.update({"TERM": POOL_TERM, "COLORTERM": "truecolor", "UNMASK_USER": "", "UNMASK_SSH_USER": ""})
+        env.update({"UNMASK_USER": "", "UNMASK_SSH_USER": ""})
+        if self.kind == "web":  # the app's stdin and stdout: a stream socket, as textual-serve's pipes
+            a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            master, slave = a.detach(), b.detach()
+            env.update({"COLUMNS": str(POOL_SIZE[0]), "ROWS": str(POOL_SIZE[1])})
+            env.pop("UNMASK_SERVE_PTY", None)
+        else:
+            master, slave = os.openpty()
+            if self._set_winsize is not None:
+                self._set_winsize(slave, *POOL_SIZE)
+            env.update({"TERM": POOL_TERM, "COLORTERM": "truecolor"})
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         launching = asyncio.ensure_future(self.forks.launch(slave, env, control=theirs.fileno()))
         try:
             child = await asyncio.shield(launching)
@@ -226,10 +251,15 @@ class WarmPool:
         self._wake.set()
         return None
 
-    def give(self, app: PooledApp, env: dict[str, str]) -> bytes:
-        """Give ``app`` its user (``env``); the marker after which its output is theirs. OSError if it is gone."""
+    def give(self, app: PooledApp, env: dict[str, str], size: tuple[int, int] | None = None) -> bytes:
+        """Give ``app`` its user (``env``); the marker after which its output is theirs. OSError if it is gone.
+
+        ``size`` (columns, rows; already clamped) is the web page's: a pty carries its own size."""
         token = secrets.token_hex(16)
-        app.control.send(json.dumps({"env": env, "token": token}).encode())
+        request: dict[str, object] = {"env": env, "token": token}
+        if size is not None:
+            request["size"] = [int(size[0]), int(size[1])]
+        app.control.send(json.dumps(request).encode())
         app.bound = True
         return marker(token)
 
@@ -246,3 +276,37 @@ class WarmPool:
             await asyncio.wait_for(asyncio.gather(*(a.child.wait() for a in apps)), 3.0)
         for w in list(self._watchers):
             w.cancel()
+
+
+def _wake(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+async def read_past(fd: int, mark: bytes, timeout: float) -> bytes:
+    """Read the non-blocking ``fd`` until ``mark`` has gone by; the bytes read after it.
+
+    What a pooled app wrote before it was given its user is dropped. TimeoutError if the mark does
+    not come within ``timeout`` s, ConnectionError if the app's side closes first.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seen = b""
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            readable = loop.create_future()
+            loop.add_reader(fd, _wake, readable)
+            try:
+                await asyncio.wait_for(readable, max(0.0, deadline - loop.time()))
+            finally:
+                loop.remove_reader(fd)
+            continue
+        if not data:
+            raise ConnectionError("the app closed its side before it was ready")
+        seen += data
+        at = seen.find(mark)
+        if at >= 0:
+            return seen[at + len(mark):]
+        seen = seen[-len(mark):]

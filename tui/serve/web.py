@@ -55,6 +55,7 @@ from tui.serve.auth import (
 from tui.serve.auth import log as auth_log
 from tui.serve.forkserver import ForkedChild, ForkServer, ForkServerError
 from tui.serve.limits import clamp_terminal_size
+from tui.serve.pool import PooledApp, WarmPool, read_past
 from tui.serve.ssh import ServeError, default_passwords_file, open_tables, read_passwords, until_stopped
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ DEFAULT_MAX_CONNECTIONS = 512  # TCP connections in all (each is a file descript
 DEFAULT_MAX_UNFINISHED = 128  # connections without a complete request yet, in all ...
 DEFAULT_MAX_UNFINISHED_PER_ADDRESS = 16  # ... and per address (the oldest is closed to make room)
 MAX_LOGIN_BODY = 16 * 1024
+BIND_TIMEOUT = 10.0  # s for a pooled app to answer its user (else it is killed and a fresh one forked)
 MESSAGES_PER_SECOND = 200  # from one page (keys, pastes, sizes); more wait, and TCP slows the page
 RESIZE_GAP = 0.05  # s: at most one size per this to the app (the latest; a drag sends dozens)
 # Without --public-url the page names its websocket relatively: this makes it absolute from the
@@ -227,20 +229,63 @@ async def _nothing(*_a: object) -> None:
 class UserAppService(AppService):
     """textual-serve's app process, started with the logged-in user's name and the tables socket.
 
-    With a ready fork server (``forks``) the app is forked from it, warm (about a tenth of the
-    CPU of a fresh interpreter: twenty users arriving at once see the lobby in seconds, not a
-    minute); otherwise it is started as textual-serve does.
+    An app of the warm ``pool`` (already on the lobby) when one is ready: it is given the user and
+    the page's size and draws a full frame, with no start-up at all. Else, with a ready fork server
+    (``forks``), the app is forked from it, warm (about a tenth of the CPU of a fresh
+    interpreter); otherwise it is started as textual-serve does. ``pass_fds``: what the app
+    inherits besides its pipes (the server's lifeline, :func:`tui.serve.child.watch_lifeline`).
     """
 
-    def __init__(self, command: str, *, env: dict[str, str], forks: ForkServer | None = None, **kw) -> None:
+    def __init__(self, command: str, *, env: dict[str, str], forks: ForkServer | None = None,
+                 pool: WarmPool | None = None, pass_fds: tuple[int, ...] = (), **kw) -> None:
         super().__init__(command, **kw)
         self.extra_env = env
         self.forks = forks
+        self.pool = pool
+        self.pass_fds = pass_fds
+        self.pooled: PooledApp | None = None  # the warm-pool app this session was given, if any
+
+    async def _open_pooled(self, width: int, height: int) -> ForkedApp | None:
+        """This session's app from the warm pool (None if none is ready or it fails to answer)."""
+        pool = self.pool
+        app = pool.take() if pool is not None else None
+        if pool is None or app is None:
+            return None
+        sock: socket.socket | None = None
+        try:  # from here on the app is ours: every way out ends it
+            env = self._build_environment(width=width, height=height)
+            env.pop("UNMASK_SERVE_PTY", None)
+            rest = await read_past(app.master, pool.give(app, env, (width, height)), BIND_TIMEOUT)
+            loop = asyncio.get_running_loop()
+            reader = asyncio.StreamReader(limit=1 << 20, loop=loop)
+            reader.feed_data(rest)  # the prelude line textual-serve waits for, and what followed it
+            sock = socket.socket(fileno=app.detach())
+            transport, protocol = await loop.create_unix_connection(
+                lambda: asyncio.StreamReaderProtocol(reader, loop=loop), sock=sock)
+            writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+        except Exception as e:
+            log.info("unmask web: a pooled app did not answer (%s); starting one", e.__class__.__name__)
+            if sock is not None:
+                sock.close()
+            app.close(force=True)
+            return None
+        except BaseException:
+            if sock is not None:
+                sock.close()
+            app.close(force=True)
+            raise
+        self.pooled = app
+        self._process = process = ForkedApp(app.child, reader, writer)  # type: ignore[assignment]
+        self._stdin = writer
+        return process
 
     async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
+        pooled = await self._open_pooled(width, height)
+        if pooled is not None:
+            return pooled
         forks = self.forks
         if forks is None or not forks.ready:
-            return await super()._open_app_process(width, height)
+            return await self._open_fresh(width, height)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             env = self._build_environment(width=width, height=height)
@@ -248,12 +293,22 @@ class UserAppService(AppService):
             child = await forks.launch(theirs.fileno(), env, [])
         except (ForkServerError, OSError):
             ours.close()
-            return await super()._open_app_process(width, height)
+            return await self._open_fresh(width, height)
         finally:
             theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=ours, limit=1 << 20)
         self._process = process = ForkedApp(child, reader, writer)  # type: ignore[assignment]
         self._stdin = writer
+        return process
+
+    async def _open_fresh(self, width: int, height: int) -> asyncio.subprocess.Process:
+        """A fresh process, as textual-serve starts one, also given ``pass_fds``."""
+        self._process = process = await asyncio.create_subprocess_shell(
+            self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=self._build_environment(width=width, height=height),
+            pass_fds=self.pass_fds)
+        assert process.stdin is not None
+        self._stdin = process.stdin
         return process
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
@@ -265,7 +320,11 @@ class UserAppService(AppService):
 
     async def stop(self) -> None:
         """textual-serve asks the app to quit; also wait for the process (no zombies), then insist."""
-        await super().stop()
+        try:
+            await super().stop()
+        except asyncio.CancelledError:  # the output task's, not this one's: go on ending the app
+            if _cancelled():
+                raise
         process = self._process
         if process is None:
             return
@@ -282,14 +341,28 @@ class UserAppService(AppService):
             transport = getattr(process, "_transport", None)
             if transport is not None:
                 transport.close()
+            if self.pooled is not None:
+                with contextlib.suppress(OSError):
+                    self.pooled.control.close()
 
     async def run(self) -> None:
         """Copy the app's output; when the app ends (or dies), close its websocket, freeing the slot."""
         try:
             await super().run()
+        except asyncio.CancelledError:
+            if _cancelled():
+                raise
+            # not ours: textual-serve cancels its stderr reader when the output ends, and awaiting a
+            # reader that never ran raises (a pooled app's output is already there, the page gone)
         finally:
             with contextlib.suppress(Exception):
                 await self.remote_close()
+
+
+def _cancelled() -> bool:
+    """Whether the running task itself is being cancelled (not just an awaited one that was)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _size(value: str | None, default: int) -> int:
@@ -333,6 +406,9 @@ class PasswordServer(Server):
         self.guard = AuthGuard(self._users, limits)
         self.body_timeout = DEFAULT_BODY_TIMEOUT
         self.forks: ForkServer | None = None  # warm app starts (start_web_server(warm=True))
+        self.pool: WarmPool | None = None  # apps waiting on the lobby for their user (start_web_server(pool=))
+        self.lifeline: tuple[int, int] | None = None  # (read, write): every app ends when this process does
+        self._endings: set[asyncio.Future] = set()  # sessions being ended (each frees its place when done)
 
     def _users(self) -> dict[str, dict]:
         try:
@@ -398,7 +474,16 @@ class PasswordServer(Server):
         env = {"UNMASK_USER": user}
         if self.tables_socket:
             env["UNMASK_TABLES_SOCKET"] = self.tables_socket
+        if self.lifeline is not None:
+            env["UNMASK_LIFELINE"] = str(self.lifeline[0])
         return env
+
+    def close_lifeline(self) -> None:
+        """Close both ends of the lifeline: apps still running (none after a clean stop) quit."""
+        ends, self.lifeline = self.lifeline, None
+        for fd in ends or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One app process per websocket, as textual-serve does, but started for the cookie's user."""
@@ -420,7 +505,8 @@ class PasswordServer(Server):
         service: AppService | None = None
         try:
             await websocket.prepare(request)
-            service = UserAppService(self.command, env=self.app_env(user), forks=self.forks,
+            service = UserAppService(self.command, env=self.app_env(user), forks=self.forks, pool=self.pool,
+                                     pass_fds=self.lifeline[:1] if self.lifeline else (),
                                      write_bytes=websocket.send_bytes,
                                      write_str=websocket.send_str, close=websocket.close,
                                      download_manager=self.download_manager, debug=self.debug)
@@ -431,14 +517,22 @@ class PasswordServer(Server):
             await websocket.close()
         except Exception as e:  # a broken socket or a bad message from the page: end this one quietly
             log.info("unmask web: a session ended: %s", e.__class__.__name__)
-        finally:
+        finally:  # even if this handler is cancelled: the app ends and the place is freed
+            ending = asyncio.ensure_future(self._end_session(user, service))
+            self._endings.add(ending)
+            ending.add_done_callback(self._endings.discard)
+            await asyncio.shield(ending)
+        return websocket
+
+    async def _end_session(self, user: str, service: AppService | None) -> None:
+        try:
             if service is not None:
                 with contextlib.suppress(Exception):
                     await service.stop()
+        finally:
             self.live[user] -= 1
             if self.live[user] <= 0:
                 self.live.pop(user, None)
-        return websocket
 
     async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
         """The page's messages to its app, as textual-serve passes them, but every size clamped.
@@ -618,6 +712,8 @@ class WebServer:
     async def close(self) -> None:
         if self.listener is not None:
             self.listener.close()
+        if self.server.pool is not None:
+            await self.server.pool.close()
         await self.runner.cleanup()
         if self.server.forks is not None:
             await self.server.forks.close()
@@ -625,6 +721,7 @@ class WebServer:
         close_auth_log()
         if self.tables is not None:
             await self.tables.close()
+        self.server.close_lifeline()
 
 
 class _Connection(asyncio.Protocol):
@@ -766,7 +863,7 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
                            header_timeout: float = DEFAULT_HEADER_TIMEOUT, body_timeout: float = DEFAULT_BODY_TIMEOUT,
                            max_connections: int = DEFAULT_MAX_CONNECTIONS, max_unfinished: int = DEFAULT_MAX_UNFINISHED,
                            max_unfinished_per_address: int = DEFAULT_MAX_UNFINISHED_PER_ADDRESS,
-                           warm: bool = True) -> WebServer:
+                           warm: bool = True, pool: int | None = None) -> WebServer:
     """Listen on ``host:port`` (0 = any free port); ServeError (one line) for a bad configuration.
 
     ``limits`` set how guessing is slowed (as for ``serve ssh``; ``max_auth_tries`` does not apply:
@@ -774,7 +871,10 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
     ``header_timeout`` / ``body_timeout``: seconds a client has to send a request's headers (and to
     wait idle between requests) / a login form's body; the connection caps: :class:`ConnectionLimiter`.
     With ``warm`` (and the default ``command``) app processes are forked from a warm fork server
-    (:mod:`tui.serve.forkserver`, started here with Textual's web driver) once it is ready.
+    (:mod:`tui.serve.forkserver`, started here with Textual's web driver) once it is ready, and,
+    with ``tables`` too, ``pool`` apps (default: ``max_sessions``; 0 for none) wait ready on the
+    lobby, each for one user (:mod:`tui.serve.pool`): a page's lobby needs no start-up at all.
+    Every app ends with this process, even under ``kill -9`` (the lifeline).
 
     With ``tables`` (the default) every app opens on the lobby of the shared tables: the table
     service of ``unmask serve ssh`` if one runs on this data dir, else one started here.
@@ -808,13 +908,22 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
             await service.close()
         raise ServeError(f"Cannot listen on {host}:{port}: {e.strerror or e}.") from None
     server.body_timeout = body_timeout
+    # Apps end with this process, even under kill -9 (tui.serve.child.watch_lifeline): they get the
+    # read end of a pipe whose write end only this process holds (not inheritable).
+    server.lifeline = os.pipe()
     if warm and command is None:
         env = web_app_env()
-        for name in ("UNMASK_USER", "UNMASK_SSH_USER", "UNMASK_SERVE_PTY", "COLUMNS", "ROWS", "LINES"):
+        for name in ("UNMASK_USER", "UNMASK_SSH_USER", "UNMASK_SERVE_PTY", "COLUMNS", "ROWS", "LINES",
+                     "UNMASK_TABLES_SOCKET"):
             env.pop(name, None)
         env["PYTHONIOENCODING"] = "utf-8"
-        server.forks = ForkServer(env)
+        env["UNMASK_LIFELINE"] = str(server.lifeline[0])
+        server.forks = ForkServer(env, pass_fds=server.lifeline[:1])
         server.forks.start()
+        size = server.max_sessions if pool is None else pool
+        if sock is not None and size > 0:
+            server.pool = WarmPool(server.forks, {**env, "UNMASK_TABLES_SOCKET": str(sock)}, size, kind="web")
+            server.pool.start()
     real_port = listener.sockets[0].getsockname()[1] if listener.sockets else port
     return WebServer(server, runner, host, real_port, service, listener, limiter)
 
@@ -822,24 +931,34 @@ async def start_web_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *
 def serve_web(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, passwords_file: Path | str | None = None,
               public_url: str | None = None, tables: bool = True, max_sessions: int = DEFAULT_MAX_SESSIONS,
               max_per_user: int = DEFAULT_MAX_PER_USER, limits: AuthLimits | None = None,
-              trusted_proxies: Iterable[str] | None = None, announce=print, **caps: float) -> None:
+              trusted_proxies: Iterable[str] | None = None, pool: int | None = None, announce=print,
+              **caps: float) -> None:
     """Run the web server until Ctrl+C / SIGTERM (``caps``: the timeouts and connection caps)."""
 
     async def main() -> None:
         served = await start_web_server(host, port, passwords_file=passwords_file, public_url=public_url,
                                         tables=tables, max_sessions=max_sessions, max_per_user=max_per_user,
-                                        limits=limits, trusted_proxies=trusted_proxies, **caps)  # type: ignore[arg-type]
+                                        limits=limits, trusted_proxies=trusted_proxies, pool=pool,
+                                        **caps)  # type: ignore[arg-type]
         shown = public_url or f"http://{host}:{served.port}"
         announce(f"unmask: serving in the browser at {shown} (log in with a user of unmask serve passwd)")
-        forks = served.server.forks
+        forks, warm_pool = served.server.forks, served.server.pool
 
         async def say_warm() -> None:
             for _ in range(1200):
                 if forks is None or forks.ready:
                     break
                 await asyncio.sleep(0.1)
-            if forks is not None and forks.ready:
-                announce("unmask: warm (app processes start forked from a warm one)")
+            if forks is None or not forks.ready:
+                return
+            announce("unmask: warm (app processes start forked from a warm one)")
+            for _ in range(3000):
+                if warm_pool is None:
+                    return
+                if warm_pool.was_full:
+                    announce(f"unmask: warm pool full ({warm_pool.size} apps wait on the lobby)")
+                    return
+                await asyncio.sleep(0.1)
 
         warm_task = asyncio.get_running_loop().create_task(say_warm())
         await until_stopped()
