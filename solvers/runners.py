@@ -159,7 +159,7 @@ class RayRunner:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
             self.started = True
         self.width = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.task = ray.remote(run_chunk)
+        self.task: Any = ray.remote(run_chunk)
 
     def map(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
         return _in_order(lambda c: self.task.remote(fn, c), self.ray.get, _chunks(jobs, self.width),
