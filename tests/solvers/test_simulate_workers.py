@@ -173,3 +173,17 @@ def test_every_help_is_plain_text_for_rich():
                 assert h.count("[") == h.count("\\["), (info.callback.__name__, h)
                 seen += 1
     assert seen > 50
+
+
+def test_ismcts_games_give_the_same_json_on_two_processes():
+    """A game with an OpenSpiel seat goes through the arena's play_one, in a worker as in this process."""
+    pytest.importorskip("pyspiel")
+    bots = ["strong", "ismcts", "random", "ismcts-uniform"]
+    want = simulate("mascarade", CONFIG, bots, 2, 4, sims=4)
+    runner = make_runner(2)
+    try:
+        got = simulate("mascarade", CONFIG, bots, 2, 4, sims=4, runner=runner)
+    finally:
+        runner.close()
+    assert json.dumps(got.to_json()) == json.dumps(want.to_json())
+    assert set(got.move_seconds) == set(bots) and set(got.to_json(timing=True)["move_seconds"]) == set(bots)
