@@ -147,8 +147,9 @@ def simulate(game: str, config: Any, bots: list[str], games: int, seed: int,
     clock: dict[str, list[float]] = {}
     deal_wins: dict[str, int] = dict.fromkeys(kinds, 0)
     deal_seats: dict[str, int] = dict.fromkeys(kinds, 0)
-    for g, r in enumerate(runner.map(play_game, [job(g) for g in range(games)])):
-        seats = [bots[(i + (g % n if paired else g)) % n] for i in range(n)]
+    jobs = [job(g) for g in range(games)]
+    for g, r in enumerate(runner.map(play_game, jobs)):
+        seats = jobs[g][2]
         res.steps += r["steps"]
         res.reasons[r["reason"]] = res.reasons.get(r["reason"], 0) + 1
         for kind in seats:
