@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import GAMES, get_game
-from solvers.duel import ProcessRunner, play_unit, serial_runner
+from solvers.duel import play_unit
+from solvers.runners import ProcessRunner, Runner, SerialRunner
 
 
 def main() -> None:
@@ -27,11 +28,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    runners = {"1 process": serial_runner, "2 processes": ProcessRunner(2)}
+    runners: dict[str, Runner] = {"1 process": SerialRunner(), "2 processes": ProcessRunner(2)}
     try:
-        from solvers.duel import RayRunner
+        from solvers.runners import RayRunner
 
-        runners["Ray local (2 CPUs)"] = RayRunner("local")
+        runners["Ray local (2 CPUs)"] = RayRunner("local", cpus=2)
     except ModuleNotFoundError:
         print("Ray is not installed: its column is skipped (pip install -e '.[ray]').")
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
@@ -43,16 +44,14 @@ def main() -> None:
         cells = []
         for name, run in runners.items():
             t0 = time.perf_counter()
-            got = list(run(jobs))
+            got = list(run.map(play_unit, jobs))
             dt = time.perf_counter() - t0
             want = want or got
             same = "" if got == want else " (DIFFERENT RESULTS)"
             cells.append(f"{name} {len(jobs) / dt:6.2f} games/s{same}")
         print(f"{game:10s} " + " | ".join(cells), flush=True)
     for run in runners.values():
-        close = getattr(run, "close", None)
-        if close:
-            close()
+        run.close()
 
 
 if __name__ == "__main__":

@@ -14,19 +14,20 @@ stronger") or ``log((1 - beta) / alpha)`` (accept H1: "stronger"), or "undecided
 
 Deterministic whatever the workers: every unit's deal and bot seeds derive from the run's seed
 and the unit's index, units are played in batches (by processes, or Ray tasks) and folded in
-index order, and the test stops at the first unit where it decides; units past it are dropped.
+index order (:mod:`solvers.runners`), and the test stops at the first unit where it decides; units past it are dropped.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import derive_seed
+from solvers.runners import Runner, SerialRunner
+from solvers.simulate import play_game
 
-ISMCTS = ("ismcts", "ismcts-uniform")
 MIN_UNITS = 4  # no decision before this many units
 
 
@@ -128,88 +129,30 @@ def _seats(a: str, b: str, n: int, swap: bool) -> list[str]:
     return [first if i % 2 == 0 else second for i in range(n)]
 
 
-def _play(game: str, config: Any, seats: list[str], seed: int, sims: int) -> tuple[list[int], int]:
-    if any(s in ISMCTS for s in seats):
-        from solvers.openspiel.arena import play_one
-
-        winners, _reason, moves = play_one(game, config, seats, seed, sims)
-        return winners, moves
-    from solvers.table import Table
-
-    table = Table(game, config, seed, seats)
-    steps = table.run_bots()
-    r = table.result() or {"winners": []}
-    return list(r["winners"]), steps
-
-
 def play_unit(job: tuple) -> dict:
     """Unit ``k``: one deal (two with ``paired``); a top-level function so processes and Ray can run it."""
     game, config_json, a, b, seed, k, paired, sims = job
-    from engine.registry import get_game
-
-    config = get_game(game).config_from_json(config_json)
     deal = derive_seed(seed, "deal", k)
     swaps = (False, True) if paired else (k % 2 == 1,)
     out: dict = {"k": k, "games": []}
     for swap in swaps:
-        seats = _seats(a, b, config.players, swap)
-        winners, steps = _play(game, config, seats, deal, sims)
+        seats = _seats(a, b, config_json["players"], swap)
+        r = play_game((game, config_json, seats, deal, sims))
+        winners, steps = r["winners"], r["steps"]
         wa = any(w % 2 == int(swap) for w in winners)  # A sits at even seats, odd ones once swapped
         wb = any(w % 2 != int(swap) for w in winners)
         out["games"].append({"a": wa, "b": wb, "steps": steps})
     return out
 
 
-# ------------------------------------------------------------------ runners
-
-
-Runner = Callable[[list[tuple]], Iterator[dict]]
-
-
-def serial_runner(jobs: list[tuple]) -> Iterator[dict]:
-    return map(play_unit, jobs)
-
-
-class ProcessRunner:
-    """Units on ``workers`` local processes (results come back in job order)."""
-
-    def __init__(self, workers: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor
-
-        self.pool = ProcessPoolExecutor(max_workers=workers)
-
-    def __call__(self, jobs: list[tuple]) -> Iterator[dict]:
-        return self.pool.map(play_unit, jobs)
-
-    def close(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
-
-
-class RayRunner:
-    """Units as Ray tasks: ``address`` "local" starts a two-CPU cluster here, else joins that cluster."""
-
-    def __init__(self, address: str) -> None:
-        import ray
-
-        if not ray.is_initialized():
-            if address == "local":
-                ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, log_to_driver=False)
-        self.ray = ray
-        self.task = ray.remote(play_unit)
-
-    def __call__(self, jobs: list[tuple]) -> Iterator[dict]:
-        return iter(self.ray.get([self.task.remote(j) for j in jobs]))
-
-    def close(self) -> None:
-        self.ray.shutdown()
-
-
 def duel(game: str, config: Any, a: str, b: str, seed: int, sprt: Sprt, *, paired: bool = False,
-         max_games: int = 2000, sims: int = 100, batch: int = 8, runner: Runner = serial_runner,
+         max_games: int = 2000, sims: int = 100, batch: int | None = None, runner: Runner | None = None,
          progress: Callable[[DuelResult], None] | None = None) -> DuelResult:
-    """Units until the SPRT decides or ``max_games`` games are played; the same result for any runner."""
+    """Units until the SPRT decides or ``max_games`` games are played; the same result for any runner.
+
+    ``batch`` units are handed out at once (default: twice the runner's width, at least 8)."""
+    runner = runner or SerialRunner()
+    batch = batch or max(8, 2 * runner.width)
     res = DuelResult(game=game, bots=(a, b), players=config.players, seed=seed, paired=paired, sprt=sprt)
     per = 2 if paired else 1
     cap = max(1, max_games // per)
@@ -218,7 +161,7 @@ def duel(game: str, config: Any, a: str, b: str, seed: int, sprt: Sprt, *, paire
     while k < cap and res.decision == "undecided":
         jobs = [(game, cfg, a, b, seed, i, paired, sims) for i in range(k, min(cap, k + batch))]
         k += len(jobs)
-        for unit in runner(jobs):
+        for unit in runner.map(play_unit, jobs):
             if res.decision != "undecided":
                 continue  # past the deciding unit: dropped, so the workers never change the answer
             score = 0.0

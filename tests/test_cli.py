@@ -49,10 +49,12 @@ def test_simulate_json_reports_every_bot_with_an_interval():
 
 
 def test_simulate_is_deterministic_for_a_seed():
+    """The same bytes, run after run: the timings are only under --timing."""
     a = run("simulate", "clue", "--games", "3", "--seed", "7", "--json").output
     b = run("simulate", "clue", "--games", "3", "--seed", "7", "--json").output
-    strip = lambda s: {k: v for k, v in json.loads(s).items() if k != "seconds"}  # noqa: E731
-    assert strip(a) == strip(b)
+    assert a == b and "seconds" not in json.loads(a)
+    timed = json.loads(run("simulate", "clue", "--games", "3", "--seed", "7", "--json", "--timing").output)
+    assert timed["seconds"] > 0 and {k: v for k, v in timed.items() if k != "seconds"} == json.loads(a)
 
 
 def test_simulate_table_is_readable():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from typing import Annotated
@@ -196,15 +197,17 @@ def assist(
 
 
 ISMCTS_BOTS = ("ismcts", "ismcts-uniform")  # OpenSpiel's ISMCTS (solvers/openspiel/arena.py)
+WORKERS_HELP = "Local processes playing games at once (default: every local core); the same result for any."
+RAY_HELP = ("Play on a Ray cluster: HOST:PORT, ray://HOST:PORT, 'auto', or 'local' to start one here with this "
+            "machine's cores (the [ray] extra). The same result as on processes.")
 
 
-def _openspiel_run(game: str, sims: int):
-    """The OpenSpiel arena's simulate, or one line saying what is missing."""
+def _check_openspiel(game: str, sims: int) -> None:
+    """One line if the ismcts bots cannot play: OpenSpiel missing, no resampler for the game, or bad --ismcts-sims."""
     if sims < 1:
         _fail("--ismcts-sims must be at least 1.")
     try:
         from solvers.openspiel.arena import check_game
-        from solvers.openspiel.arena import simulate as run_os
     except ModuleNotFoundError as e:
         _fail(f"The ismcts bots need OpenSpiel ({e.name} is missing): pip install -e '.[openspiel]'.")
     try:
@@ -212,57 +215,109 @@ def _openspiel_run(game: str, sims: int):
     except ValueError as e:
         _fail(str(e))
 
-    def run(g, config, seats, games, seed, progress=None):
-        return run_os(g, config, seats, games, seed, sims=sims, progress=progress)
 
-    return run
+def _runner(workers: int | None, ray: str | None, most: int | None = None):
+    """The runner of ``--workers`` (default every core, no more than ``most`` units) or ``--ray``; one line if bad."""
+    from solvers.runners import RunnerError, default_workers, make_runner
+
+    n = default_workers() if workers is None else workers
+    if most is not None and workers is None:
+        n = max(1, min(n, most))  # a short run does not start processes it cannot use
+    try:
+        return make_runner(n, ray)
+    except RunnerError as e:
+        _fail(str(e))
+
+
+def _progress_bar(as_json: bool, counted: bool = True):
+    """A Rich progress bar on stderr, or ``None``: quiet under --json (stdout is for the script) and when
+    stderr is not a terminal (a log file would fill with redraws). ``counted``: the bar counts games."""
+    if as_json or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = [TextColumn("{task.description}"), BarColumn(), *([MofNCompleteColumn()] if counted else []),
+               TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
+    return Progress(*columns, console=Console(stderr=True), transient=True)
+
+
+def _rate_and_left(done: int, total: int, elapsed: float | None, bound: bool = False) -> str:
+    """"12.3 games/s, 0:41 left" from ``done`` of ``total`` games after ``elapsed`` seconds (``bound``:
+    the total is a cap the run may stop before, so the time is at most that)."""
+    if not done or not elapsed:
+        return ""
+    rate = done / elapsed
+    left = int(max(total - done, 0) / rate)
+    return f"{rate:.1f} games/s, {'at most ' if bound else ''}{left // 60}:{left % 60:02d} left"
 
 
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Which game: clue, mascarade, masque or ghoul.")] = "clue",
-    games: Annotated[int, typer.Option(help="How many games.")] = 100,
+    games: Annotated[int, typer.Option(help="How many games (with --paired: rounded up to whole deals).")] = 100,
     players: Annotated[int, typer.Option(
         help="Seats at each table (clue 2-6, mascarade 4-12, masque 4-7, ghoul 4-8).")] = 4,
     bots: Annotated[str | None, typer.Option(help="The bot of each seat, comma-separated; seats rotate.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
     board: Annotated[str, typer.Option(help="Board: red-keep or meereen.")] = "red-keep",
     centre_pile: Annotated[bool, typer.Option("--centre-pile", help="Leftover cards face down in the centre.")] = False,
+    paired: Annotated[bool, typer.Option(
+        "--paired", help="Play every deal once per seat rotation; report each pair of bots' difference.")] = False,
+    workers: Annotated[int | None, typer.Option(help=WORKERS_HELP, show_default=False)] = None,
+    ray: Annotated[str | None, typer.Option(help=RAY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")] = False,
+    timing: Annotated[bool, typer.Option(
+        "--timing", help="Add the wall seconds and CPU per move to --json (they change from run to run).")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
     ismcts_sims: Annotated[int, typer.Option(
         help="Simulations per move of the ismcts bots (OpenSpiel's ISMCTS; the [openspiel] extra).")] = 100,
 ) -> None:
     """Play bots against each other and report each bot's win rate with a 95% confidence interval.
 
-    Besides the game's own bots, ``ismcts`` (worlds from the seat's solver posterior) and
-    ``ismcts-uniform`` (uniform worlds) are OpenSpiel's ISMCTS (the [openspiel] extra)."""
+    Besides the game's own bots, 'ismcts' (worlds from the seat's solver posterior) and
+    'ismcts-uniform' (uniform worlds) are OpenSpiel's ISMCTS (the [openspiel] extra). Games run on
+    every local core, or on a Ray cluster; the same seed gives the same --json whatever --workers or --ray.
+    With --paired every deal is played once per seat rotation and the report adds, for each pair of
+    bots, the mean difference of their win rates deal by deal with its 95% interval."""
     _check_game(game, simulable(game), "simulable")
     if games < 1:
         _fail("--games must be at least 1.")
     config = _config(game, board, players, centre_pile, option)
     seats = _bot_list(game, bots, players, _default_bot(game), extra=ISMCTS_BOTS)
+    if any(b in ISMCTS_BOTS for b in seats):
+        _check_openspiel(game, ismcts_sims)
     from solvers.simulate import simulate as run
     from solvers.simulate import wilson
 
-    if any(b in ISMCTS_BOTS for b in seats):
-        run = _openspiel_run(game, ismcts_sims)
+    runner = _runner(workers, ray, most=games)
+    bar = _progress_bar(as_json)
+    try:
+        if bar is None:
+            res = run(game, config, seats, games, seed, paired=paired, sims=ismcts_sims, runner=runner)
+        else:
+            total = -(-games // players) * players if paired else games
+            with bar:
+                task = bar.add_task("simulating", total=total, info="")
 
+                def show(k: int) -> None:
+                    bar.update(task, completed=k, info=_rate_and_left(k, total, bar.tasks[0].elapsed))
+
+                res = run(game, config, seats, games, seed, show, paired=paired, sims=ismcts_sims, runner=runner)
+    except KeyboardInterrupt:
+        _fail("interrupted.", 130)
+    finally:
+        runner.close()
     if as_json:
-        res = run(game, config, seats, games, seed)
-        typer.echo(json.dumps(res.to_json(), indent=1))
+        typer.echo(json.dumps(res.to_json(timing=timing), indent=1))
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table as RichTable
 
-    err = Console(stderr=True)
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True) as bar:
-        task = bar.add_task("games", total=games)
-        res = run(game, config, seats, games, seed, progress=lambda k: bar.update(task, completed=k))
     out = Console()
-    t = RichTable(title=f"{GAMES[game]}: {words.count(games, 'game')}, {players} players, seed {seed}")
+    played = (f"{words.count(res.deals, 'deal')} x {players} rotations = " if paired else "") + \
+        words.count(res.games, "game")
+    t = RichTable(title=f"{GAMES[game]}: {played}, {players} players, seed {seed}")
     survival = any(s.survived is not None for s in res.stats.values())
     cols = ["bot", "seats", "wins", "win rate", "95% CI"] + (["survived", "survival CI"] if survival else [])
     for col in cols:
@@ -276,27 +331,25 @@ def simulate(
             row += [f"{k / max(s.seats, 1):.1%}", f"{slo * 100:.1f}-{shi:.1%}"]
         t.add_row(*row)
     out.print(t)
+    for d in res.paired_differences():
+        a, b = d["bots"]
+        ci = (f"95% {d['ci95'][0] * 100:+.1f} to {d['ci95'][1] * 100:+.1f}" if d["ci95"]
+              else "no interval from one deal")
+        out.print(f"Paired over {words.count(res.deals, 'deal')}: {a}'s win rate minus {b}'s "
+                  f"{d['mean'] * 100:+.1f} points ({ci})", highlight=False)
     endings = ", ".join(f"{k}: {v}" for k, v in sorted(res.reasons.items()))
     out.print(f"Endings: {endings}")
-    out.print(f"{res.steps} steps in {res.seconds:.2f} s ({res.steps / max(res.seconds, 1e-9):,.0f} steps/s)")
+    out.print(f"{res.steps} steps in {res.seconds:.2f} s ({res.steps / max(res.seconds, 1e-9):,.0f} steps/s, "
+              f"{res.games / max(res.seconds, 1e-9):,.1f} games/s on {_where(runner, ray)})")
     if res.move_seconds:
         out.print("CPU per move: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in res.move_seconds.items()))
 
 
-def _duel_runner(workers: int, ray: str | None):
-    """The process pool or Ray cluster the units run on, or one line saying what is wrong."""
-    from solvers.duel import ProcessRunner, RayRunner, serial_runner
-
-    if workers < 1:
-        _fail("--workers must be at least 1.")
+def _where(runner, ray: str | None) -> str:
+    """Where the games ran, for the report's last line."""
     if ray is not None:
-        try:
-            return RayRunner(ray)
-        except ModuleNotFoundError:
-            _fail("--ray needs Ray: pip install -e '.[ray]'.")
-        except Exception as e:  # a cluster that cannot be reached: one line, no traceback
-            _fail(f"cannot start or join the Ray cluster {ray!r}: {e}")
-    return serial_runner if workers == 1 else ProcessRunner(workers)
+        return f"Ray {ray} ({words.count(runner.width, 'CPU')})"
+    return words.count(runner.width, "process") if runner.width > 1 else "1 process"
 
 
 @app.command()
@@ -314,27 +367,28 @@ def duel(
     paired: Annotated[bool, typer.Option("--paired", help="Play each deal twice, the bots' seats swapped.")] = False,
     max_games: Annotated[int, typer.Option(help="Stop 'undecided' after this many games.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
-    workers: Annotated[int, typer.Option(help="Local processes playing units at once (same result for any).")] = 1,
-    ray: Annotated[str | None, typer.Option(
-        help="Play on a Ray cluster at this address; 'local' starts one here (the [ray] extra).")] = None,
-    ismcts_sims: Annotated[int, typer.Option(help="Simulations per move of the ismcts bots.")] = 100,
+    workers: Annotated[int | None, typer.Option(help=WORKERS_HELP, show_default=False)] = None,
+    ray: Annotated[str | None, typer.Option(help=RAY_HELP)] = None,
+    ismcts_sims: Annotated[int, typer.Option(
+        help="Simulations per move of the ismcts bots (OpenSpiel's ISMCTS; the [openspiel] extra).")] = 100,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A game option KEY=VALUE.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")] = False,
 ) -> None:
     """Play A against B until a sequential probability ratio test decides whether A is stronger.
 
     A game scores 1 for A when only A's seats win, 0 when only B's do, 1/2 otherwise. The test
-    stops at log(beta/(1-alpha)) ("not stronger") or log((1-beta)/alpha) ("stronger"); the same
-    seed gives the same JSON whatever --workers or --ray."""
+    stops at log(beta/(1-alpha)) ("not stronger") or log((1-beta)/alpha) ("stronger"), or at
+    --max-games ("undecided"). Games run on every local core, or on a Ray cluster; the same seed
+    gives the same --json whatever --workers or --ray."""
     _check_game(game, simulable(game), "simulable")
     if max_games < 1:
         _fail("--max-games must be at least 1.")
-    if ismcts_sims < 1:
-        _fail("--ismcts-sims must be at least 1.")
     config = _config(game, "red-keep", players, False, option)
     a, b = _bot_list(game, f"{bot_a},{bot_b}", 2, "", extra=ISMCTS_BOTS)
     if a in ISMCTS_BOTS or b in ISMCTS_BOTS:
-        _openspiel_run(game, ismcts_sims)  # one line if OpenSpiel is missing
+        _check_openspiel(game, ismcts_sims)
+    elif ismcts_sims < 1:
+        _fail("--ismcts-sims must be at least 1.")
     from solvers.duel import Sprt
     from solvers.duel import duel as run
 
@@ -342,34 +396,31 @@ def duel(
         sprt = Sprt(elo0, elo1, alpha, beta)
     except ValueError as e:
         _fail(str(e))
-    runner = _duel_runner(workers, ray)
+    runner = _runner(workers, ray)
+    bar = _progress_bar(as_json, counted=False)
     try:
-        if as_json:
+        if bar is None:
             res = run(game, config, a, b, seed, sprt, paired=paired, max_games=max_games, sims=ismcts_sims,
-                      batch=max(8, 2 * workers), runner=runner)
-            typer.echo(json.dumps(res.to_json(), indent=1))
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+                      runner=runner)
+        else:
+            with bar:
+                task = bar.add_task("duel", total=sprt.upper - sprt.lower, info="")
 
-        err = Console(stderr=True)
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
-                      TimeElapsedColumn(), console=err, transient=True) as bar:
-            task = bar.add_task("duel", total=sprt.upper - sprt.lower, info="")
+                def show(r) -> None:
+                    llr = r.llr_trace[-1]
+                    left = _rate_and_left(r.games, max_games, bar.tasks[0].elapsed, bound=True)
+                    bar.update(task, completed=min(max(llr - sprt.lower, 0), sprt.upper - sprt.lower),
+                               info=f"{r.games} games, LLR {llr:+.2f} [{sprt.lower:.2f}, {sprt.upper:.2f}], {left}")
 
-            def show(r) -> None:
-                llr = r.llr_trace[-1]
-                secs = bar.tasks[0].elapsed or 1e-9
-                bar.update(task, completed=min(max(llr - sprt.lower, 0), sprt.upper - sprt.lower),
-                           info=f"{r.games} games, {r.games / secs:.1f}/s, LLR {llr:+.2f} "
-                                f"[{sprt.lower:.2f}, {sprt.upper:.2f}]")
-
-            res = run(game, config, a, b, seed, sprt, paired=paired, max_games=max_games, sims=ismcts_sims,
-                      batch=max(8, 2 * workers), runner=runner, progress=show)
+                res = run(game, config, a, b, seed, sprt, paired=paired, max_games=max_games, sims=ismcts_sims,
+                          runner=runner, progress=show)
+    except KeyboardInterrupt:
+        _fail("interrupted.", 130)
     finally:
-        close = getattr(runner, "close", None)
-        if close:
-            close()
+        runner.close()
+    if as_json:
+        typer.echo(json.dumps(res.to_json(), indent=1))
+        return
     m, lo, hi = res.interval()
     played = (f"{words.count(res.units, 'pair')}, " if paired else "") + words.count(res.games, "game")
     typer.echo(f"{GAMES[game]}, {players} players: {a} (A) against {b} (B), H0 {elo0:g} Elo, H1 {elo1:g} Elo, "
@@ -776,6 +827,38 @@ def serve_unlock(
         typer.echo(f"Unlocked {', '.join(cleared)}: the failed logins are forgotten.")
     else:
         typer.echo(f"{who} had no failed logins to forget; nothing was locked.")
+
+
+def _plain_help(text: str | None) -> str | None:
+    """Help as written, for Rich: a paragraph's line breaks joined (Rich keeps them, and they make ragged
+    lines in a wider or narrower terminal) and square brackets literal ('[ray]' is not Rich markup)."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    joined = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+    return joined.replace("[", "\\[")
+
+
+def _plain_help_everywhere(*apps: typer.Typer) -> None:
+    """Every command's and every parameter's help through :func:`_plain_help`, once, as the module loads."""
+    for a in apps:
+        infos = list(a.registered_commands) + ([a.registered_callback] if a.registered_callback else [])
+        for holder in [a.info, *infos]:
+            if isinstance(holder.help, str):  # else Typer's placeholder: the group's help comes from elsewhere
+                holder.help = _plain_help(holder.help)
+        for info in infos:
+            if info in a.registered_commands and info.help is None:
+                info.help = _plain_help(inspect.getdoc(info.callback))
+            # The annotations are strings (``from __future__ import annotations``), evaluated anew on every
+            # read: evaluate them once, edit their help, and keep them so that Typer reads these.
+            for name, param in inspect.signature(info.callback, eval_str=True).parameters.items():
+                for meta in getattr(param.annotation, "__metadata__", ()):
+                    if isinstance(meta, typer.models.ParameterInfo):
+                        meta.help = _plain_help(meta.help)
+                info.callback.__annotations__[name] = param.annotation
+
+
+_plain_help_everywhere(app, serve_app)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core import derive_seed
-from solvers.simulate import wilson
+from solvers.stats import wilson
 from solvers.table import Table
 
 

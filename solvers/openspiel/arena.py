@@ -3,14 +3,14 @@
 Seats named ``ismcts`` (worlds from the seat's solver posterior) or ``ismcts-uniform``
 (uniform worlds) are OpenSpiel's Python ``ISMCTSBot`` with random-rollout leaves; any other
 name is one of our bots, which sees only its seat's view, as at a :class:`solvers.table.Table`.
-Chance outcomes come from an RNG seeded per game, so a run replays exactly; seats rotate from
-game to game as in :func:`solvers.simulate.simulate`. Imports ``pyspiel``.
+Chance outcomes come from an RNG seeded per game, so a game replays exactly.
+:func:`solvers.simulate.simulate` and :func:`solvers.duel.duel` play these games through
+:func:`play_one` (seats rotated, on any runner). Imports ``pyspiel``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from engine.core import Rng, derive_seed
 from solvers.bots import make_bot
-from solvers.openspiel.games import config_of, load, table_for
+from solvers.openspiel.games import load, table_for
 from solvers.openspiel.resample import RESAMPLED, NoResampler, Resampler
 
 ISMCTS_BOTS = {"ismcts": "exact", "ismcts-uniform": "uniform"}
@@ -97,31 +97,3 @@ def _extra(config: Any) -> dict:
     d.pop("players", None)
     return d
 
-
-def simulate(game_id: str, config: Any, bots: list[str], games: int, seed: int,
-             sims: int = 100, progress: Callable[[int], None] | None = None) -> Any:
-    """Like :func:`solvers.simulate.simulate`, with ISMCTS seats; adds CPU seconds per move per bot."""
-    from solvers.simulate import BotStats, SimResult
-
-    check_game(game_id)
-    config_of(game_id, {"players": config.players})  # the player count is one OpenSpiel accepts
-    t0 = time.perf_counter()
-    res = SimResult(game=game_id, games=games, bots=list(bots))
-    for kind in bots:
-        res.stats.setdefault(kind, BotStats(kind))
-    clock: dict[str, list[float]] = {}
-    n = len(bots)
-    for g in range(games):
-        seats = [bots[(i + g) % n] for i in range(n)]
-        winners, reason, moves = play_one(game_id, config, seats, derive_seed(seed, "game", g), sims, clock)
-        res.steps += moves
-        res.reasons[reason] = res.reasons.get(reason, 0) + 1
-        for kind in seats:
-            res.stats[kind].seats += 1
-        for w in winners:
-            res.stats[seats[w]].wins += 1
-        if progress:
-            progress(g + 1)
-    res.seconds = time.perf_counter() - t0
-    res.move_seconds = {k: v[0] / v[1] for k, v in sorted(clock.items()) if v[1]}
-    return res

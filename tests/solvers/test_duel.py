@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.registry import get_game
-from solvers.duel import ProcessRunner, Sprt, duel, elo_score
+from solvers.duel import Sprt, duel, elo_score
+from solvers.runners import ProcessRunner
 from tui.cli import app
 
 CONFIG = get_game("mascarade").config_from_json({"players": 4})
@@ -56,10 +57,10 @@ def test_workers_give_the_same_json():
 
 def test_a_local_ray_cluster_gives_the_same_json():
     pytest.importorskip("ray")
-    from solvers.duel import RayRunner
+    from solvers.runners import RayRunner
 
     want = duel("mascarade", CONFIG, "honest", "random", 3, Sprt(), max_games=12).to_json()
-    runner = RayRunner("local")
+    runner = RayRunner("local", cpus=2)
     try:
         got = duel("mascarade", CONFIG, "honest", "random", 3, Sprt(), max_games=12, runner=runner).to_json()
     finally:

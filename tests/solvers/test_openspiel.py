@@ -372,7 +372,7 @@ def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
     from tui.cli import app
 
     done = CliRunner().invoke(app, ["simulate", "mascarade", "--games", "2", "--bots", "strong,ismcts",
-                                    "--ismcts-sims", "5", "--json"])
+                                    "--ismcts-sims", "5", "--json", "--timing"])
     assert done.exit_code == 0, done.output
     out = json.loads(done.output)
     assert [b["bot"] for b in out["per_bot"]] == ["strong", "ismcts"] and out["games"] == 2
