@@ -462,8 +462,8 @@ def test_every_ghoul_entry_that_tells_something_is_a_note_and_its_weakened_form_
 
 def test_solve_ghoul_explain_cites_notes_as_the_app_log_numbers_and_says_them(tmp_path):
     """``solve ghoul --explain`` numbers notes from #1 and says each in the words of the assistant's log."""
-    from solvers.ghoul.log_text import entry_sentence
     from tui.cli import app
+    from tui.ghoul import assist_model as g
 
     path = tmp_path / "cai.json"
     path.write_text(json.dumps({"format": "unmask-session/1", "game": "ghoul", "mode": "assist",
@@ -471,6 +471,8 @@ def test_solve_ghoul_explain_cites_notes_as_the_app_log_numbers_and_says_them(tm
     out = json.loads(CliRunner().invoke(app, ["solve", "ghoul", str(path), "--json", "--explain"]).output)
     assert {"fact": {"player": "Cai", "hand": list(CAI_HAND[2])}, "entries": [1, 3, 5]} in out["why"]
     readable = CliRunner().invoke(app, ["solve", "ghoul", str(path), "--explain"]).output
-    line = "; ".join(f"#{i + 1} {entry_sentence(CAI_CONFIG, CAI_LOG, i)}" for i in (1, 3, 5))
-    assert "#4 Cai interrogated me (gave Food, took Dove)" in line
+    rows = [f"#{i + 1} {g.describe(e, g.with_reveals(CAI_CONFIG, CAI_LOG[:i]))}" for i, e in enumerate(CAI_LOG)]
+    line = "; ".join(rows[i] for i in (1, 3, 5))  # the assistant's log rows, as it numbers and says them
+    assert line == ("#2 Suspicion (Any pair): nobody; #4 Cai interrogated me (gave Food, took Dove); "
+                    "#6 Suspicion (Any pair): Ann")
     assert f"{line}; so Cai's hand is Coffee, Transformation, Dove." in " ".join(readable.split())
