@@ -18,8 +18,10 @@ what I saw of it forgotten: no cards shown, gifts not noted, "exchange unseen". 
 note out only ever adds possible worlds.  An exchange that moved a face-up card stays as it is
 (the whole table saw that card go).  Entries that tell nothing of hands or characters (Cover Up
 Tracks, a Support swap, an interrogation I saw nothing of) are never notes.  The oracle is the
-public :func:`solvers.ghoul.solver.solve` (whatever its method), so an explanation means
-"certain by the solver from the config and these notes alone".
+public :func:`solvers.ghoul.solver.solve` for the whole log and the same solver for a subset of
+the notes, except that a subset past the card-flow pass's budget takes the sound per-player bound
+(:meth:`GhoulOracle.certain`), so an explanation means "certain by the solver from the config and
+these notes alone".
 """
 
 from __future__ import annotations
@@ -122,13 +124,28 @@ class GhoulOracle:
         return out
 
     def certain(self, kept: frozenset[int]) -> list[Fact]:
-        """Every certain fact the solver reports for the weakened log."""
-        out = solve(self.config, self.weakened(kept), advice=False)
-        if out.get("status") != "ok":
-            return []
+        """Every certain fact the solver reports for the weakened log.
+
+        The whole log (every note kept) is :func:`solve`'s answer, the facts the assistant shows.
+        A subset past the card-flow pass's budget takes the per-player bound instead of sampled
+        deals and CP-SAT (:func:`certain_facts` with ``sampled=False``): with my exchanges and
+        gifts left out a subset can be far larger than the log, and the sampled path costs seconds
+        per subset where the bound costs milliseconds.  The bound is sound, so every set of notes
+        named proves its fact; in the rare subset where it misses a fact CP-SAT would find, the
+        set named may hold one note more than needed."""
+        if kept == frozenset(self.notes):
+            out = solve(self.config, self.weakened(kept), advice=False)
+            if out.get("status") != "ok":
+                return []
+            if self.sizes is None:
+                self.sizes = {p: _hand_size(out, p) for p in out.get("certain", {})}
+            return facts_of(out)
         if self.sizes is None:
-            self.sizes = {p: _hand_size(out, p) for p in out.get("certain", {})}
-        return facts_of(out)
+            self.certain(frozenset(self.notes))
+        cert = certain_facts(self.config, self.weakened(kept), sampled=False)
+        if cert is None or self.sizes is None:
+            return []
+        return facts_of({"certain": cert}, self.sizes)
 
     def bound(self, kept: frozenset[int]) -> list[Fact]:
         """Facts certain by the per-player bound alone (no card-flow pass) for the weakened log.
