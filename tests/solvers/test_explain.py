@@ -400,3 +400,79 @@ def test_a_mascarade_why_names_my_later_look_not_the_opening_and_my_swap():
     assert ("at", "Ann", "cheater") in ex.facts
     assert ex.why(("at", "Ann", "cheater")) == [4]
     assert set(ex.why_without(("at", "Ann", "cheater"), 4) or []) == {OPENING, 3}
+
+
+# The issue's shape (issue 23 finding 7): nobody held a pair; Cai interrogated me, gave me a Food and
+# took my Dove; then only I held a pair. Cai's hand is Coffee, Transformation, Dove, and the Dove is
+# there because of my exchange (#4); the two Suspicions alone do not say so.
+CAI_CONFIG = {"players": ["Ann", "Ben", "Cai", "Dee"], "me": "Ann", "character": "kimi",
+              "cast": ["kaneki", "kimi", "nishiki", "mado"]}
+CAI_LOG = [
+    {"type": "hand", "cards": ["coffee", "food", "dove"]},
+    {"type": "suspicion", "rule": "pair", "players": []},
+    {"type": "move", "player": "Cai", "to": 2},
+    {"type": "interrogation", "by": "Cai", "target": "Ann", "exchange": {"gave": "food", "took": "dove"}},
+    {"type": "hand", "cards": ["coffee", "food", "food"]},
+    {"type": "suspicion", "rule": "pair", "players": ["Ann"]},
+]
+CAI_HAND = ("hand", "Cai", ("coffee", "transformation", "dove"))
+
+
+def test_a_ghoul_why_names_my_exchange_that_gave_cai_the_dove():
+    """Issue 23 finding 7: "Cai's hand is Coffee, Transformation, Dove" cited two Suspicions, not my
+    exchange that gave Cai the Dove (an exchange was an event kept in every replay, never a note)."""
+    ex = ghoul_explainer(CAI_CONFIG, CAI_LOG)
+    assert CAI_HAND in ex.facts
+    notes = ex.why(CAI_HAND)
+    assert 3 in notes, notes
+    assert notes == [1, 3, 5]
+    assert CAI_HAND in ghoul_certain(CAI_CONFIG, CAI_LOG, notes)
+    for i in notes:
+        assert CAI_HAND not in ghoul_certain(CAI_CONFIG, CAI_LOG, [j for j in notes if j != i])
+    assert ex.why(("has", "Cai", "dove", 1)) == [3]  # was "no note needed"
+
+
+def test_every_ghoul_entry_that_tells_something_is_a_note_and_its_weakened_form_tells_less():
+    """Moves, exchanges (mine, seen, or "no exchange"), gifts, attacks and instant wins can be cited;
+    Cover Up, a Support swap and an interrogation I saw nothing of cannot (they tell nothing of hands
+    or characters); an exchange that moved a face-up card stays (the table saw it)."""
+    from solvers.ghoul.explain import weaken
+
+    mine = {"type": "interrogation", "by": "Ann", "target": "Ben"}  # no exchange field: "none" for me
+    assert weaken(mine, "Ann") == {**mine, "exchange": "unknown"}
+    others = {"type": "interrogation", "by": "Ben", "target": "Cai"}
+    assert weaken(others, "Ann") is others
+    seen = {"type": "interrogation", "by": "Ben", "target": "Ann", "shown": ["dove", "dove"],
+            "exchange": {"gave": "food", "took": "dove"}, "face_up": {"Ben": "mask"}}
+    assert weaken(seen, "Ann") == {"type": "interrogation", "by": "Ben", "target": "Ann", "exchange": "unknown",
+                                   "face_up": {"Ben": "mask"}}
+    board = {**seen, "exchange": {"gave": "food", "took": "mask", "gave_from": "hand", "took_from": "board"}}
+    assert weaken(board, "Ann") is board
+    prelim = {"type": "preliminary", "gave": "dove", "received": "food", "face_up": {}}
+    assert weaken(prelim, "Ann") == {"type": "preliminary", "face_up": {}}
+    for e in ({"type": "move", "player": "Ben", "to": 3}, {"type": "turn", "player": "Ben"},
+              {"type": "attack", "by": "Ben", "target": "Cai"}, {"type": "special", "by": "Ben", "target": "Cai"},
+              {"type": "instant", "player": "Ben", "character": "hide"}):
+        assert weaken(e, "Ann") is None
+    for e in ({"type": "cover", "by": "Ben", "removed": "Cai"}, {"type": "support_swap", "by": "Ben", "with": "Cai"},
+              {"type": "support_look", "by": "Ben", "target": "Cai"}):
+        assert weaken(e, "Ann") is e
+    assert GhoulOracle(CAI_CONFIG, CAI_LOG).notes == [0, 1, 2, 3, 4, 5]
+
+
+def test_solve_ghoul_explain_cites_notes_as_the_app_log_numbers_and_says_them(tmp_path):
+    """``solve ghoul --explain`` numbers notes from #1 and says each in the words of the assistant's log."""
+    from tui.cli import app
+    from tui.ghoul import assist_model as g
+
+    path = tmp_path / "cai.json"
+    path.write_text(json.dumps({"format": "unmask-session/1", "game": "ghoul", "mode": "assist",
+                                "config": CAI_CONFIG, "log": CAI_LOG}))
+    out = json.loads(CliRunner().invoke(app, ["solve", "ghoul", str(path), "--json", "--explain"]).output)
+    assert {"fact": {"player": "Cai", "hand": list(CAI_HAND[2])}, "entries": [1, 3, 5]} in out["why"]
+    readable = CliRunner().invoke(app, ["solve", "ghoul", str(path), "--explain"]).output
+    rows = [f"#{i + 1} {g.describe(e, g.with_reveals(CAI_CONFIG, CAI_LOG[:i]))}" for i, e in enumerate(CAI_LOG)]
+    line = "; ".join(rows[i] for i in (1, 3, 5))  # the assistant's log rows, as it numbers and says them
+    assert line == ("#2 Suspicion (Any pair): nobody; #4 Cai interrogated me (gave Food, took Dove); "
+                    "#6 Suspicion (Any pair): Ann")
+    assert f"{line}; so Cai's hand is Coffee, Transformation, Dove." in " ".join(readable.split())

@@ -108,3 +108,33 @@ async def test_an_impossible_table_note_is_refused_with_its_reason_and_changes_n
         assert assist.entries == before and load_session(assist.session_id).log == before
         messages = [n.message for n in app._notifications]
         assert any("Dee holds 1 Rumor card by the notes, so Dee cannot have offered 2" in m for m in messages)
+
+
+@run_async(timeout=180)
+async def test_the_table_note_dialog_cancels_three_ways_and_changes_nothing():
+    """Esc, Cancel by key and a tap on Cancel each close the table note dialog: the session file is
+    byte-equal, the table screen is back with the focus where it was (80x24, picks changed first)."""
+    from tui_helpers import cancel_three_ways
+
+    from tui.storage import session_path
+
+    sid = "masque-table-cancel"
+    save_session(Session(game="masque", mode="assist", config=dict(CONFIG), log=list(LOG)), sid)
+    app = UnmaskApp(bot_delay=0, start="assist:masque", session_id=sid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _table(pilot)
+        table = app.screen
+        assert isinstance(table, MasqueTableScreen)
+        assist = app.screen_stack[-2]
+
+        async def open_note() -> None:
+            await pilot.press("n")
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, TableNoteDialog)
+            await _tap(pilot, "#mt-pick-kind-7", "#mt-pick-by-1")  # a whole note picked (Bob drew), then cancelled
+
+        def state() -> tuple:
+            return session_path(sid).read_bytes(), repr(assist.config), repr(assist.entries)
+
+        await cancel_three_ways(pilot, open_note, "#mt-dlg-cancel", state)
+        assert app.screen is table

@@ -65,3 +65,26 @@ async def why_open(pilot) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_why_panel_snapshot(snap_compare, size):
     assert snap_compare(UnmaskApp(replay=strong_replay()), terminal_size=size, run_before=why_open)
+
+
+@run_async(timeout=180)
+async def test_the_why_panel_closes_three_ways_and_changes_nothing():
+    """Esc, Close by key (Tab to it, Enter) and a tap on Close each close the panel: the replay stays
+    at its step and seat, draws the same, and the focus is where it was (80x24)."""
+    from tui_helpers import cancel_three_ways
+
+    app = UnmaskApp(replay=strong_replay())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot, WHY_STEP)
+        assert await wait_for(pilot, lambda: screen.beliefs_done, tries=200)
+        await pilot.pause(0.2)
+
+        async def open_why() -> None:
+            await pilot.press("w")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, WhyPanel) and app.screen.done, tries=100)
+
+        def state() -> tuple:
+            drawn = tuple(strip.text for strip in screen._compositor.render_strips())
+            return screen.at, screen.model.seat, screen.board_shown, drawn
+
+        await cancel_three_ways(pilot, open_why, "#why-close", state)

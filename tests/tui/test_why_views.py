@@ -119,3 +119,89 @@ async def test_ghoul_y_lists_every_certain_fact():
         await settle(pilot)
         why = app.screen
         assert isinstance(why, WhyScreen) and len(why.shown) == len(why.explainer.facts) > 0
+
+
+# Issue 23 finding 7: nobody held a pair; Cai interrogated me, gave me a Food and took my Dove; then
+# only I held a pair. "Cai's hand is Coffee, Transformation, Dove" rests on my exchange (#4).
+CAI_CONFIG = {"players": ["Ann", "Ben", "Cai", "Dee"], "me": "Ann", "character": "kimi",
+              "cast": ["kaneki", "kimi", "nishiki", "mado"], "mask": False, "support": False}
+CAI_LOG = [
+    {"type": "hand", "cards": ["coffee", "food", "dove"]},
+    {"type": "suspicion", "rule": "pair", "players": []},
+    {"type": "move", "player": "Cai", "to": 2},
+    {"type": "interrogation", "by": "Cai", "target": "Ann", "exchange": {"gave": "food", "took": "dove"}},
+    {"type": "hand", "cards": ["coffee", "food", "food"]},
+    {"type": "suspicion", "rule": "pair", "players": ["Ann"]},
+]
+CAI_HAND = ("hand", "Cai", ("coffee", "transformation", "dove"))
+
+
+async def why_cai_hand(pilot) -> None:
+    """Tap Cai's row of the grid, then go down (keys) to the exchange cited under Cai's hand."""
+    await settle(pilot)
+    await pilot.click("#gx-grid", offset=(2, 1 + CAI_CONFIG["players"].index("Cai")))
+    await settle(pilot)
+    why = pilot.app.screen
+    assert isinstance(why, WhyScreen)
+    ol = why.query_one("#why-list")
+    target = ol.get_option_index(f"note-{why.shown.index(CAI_HAND)}-3")
+    for _ in range(200):
+        if ol.highlighted == target:
+            break
+        await pilot.press("down")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ghoul_why_cites_my_exchange(snap_compare, size):
+    """The Why view of Cai's row, highlighting the exchange cited under "Cai's hand is …"."""
+    assert snap_compare(app_for("ghoul", CAI_CONFIG, CAI_LOG, "why-gx-cai"), terminal_size=size,
+                        run_before=why_cai_hand)
+
+
+@run_async
+async def test_ghoul_why_names_my_exchange_as_the_log_says_it_and_jumps_to_it():
+    """Issue 23 finding 7: "Cai's hand is Coffee, Transformation, Dove" cited two Suspicions, not my
+    exchange that gave Cai the Dove. Now the exchange is cited, numbered and worded as the log row."""
+    app = app_for("ghoul", CAI_CONFIG, CAI_LOG, "why-gx-cai-tap")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        row = str(app.screen.query_one("#ax-entry-3").render()).strip()
+        assert row == "#4 Cai interrogated me (gave Food, took Dove)"
+        await why_cai_hand(pilot)
+        why = app.screen
+        ol = why.query_one("#why-list")
+        cited = [str(ol.get_option_at_index(i).prompt).strip() for i in range(ol.option_count)
+                 if (ol.get_option_at_index(i).id or "").startswith(f"note-{why.shown.index(CAI_HAND)}-")]
+        assert cited == ["#2 Suspicion (Any pair): nobody", row, "#6 Suspicion (Any pair): Ann"]
+        rests = str(why.query_one("#why-rests").render())
+        assert "Without note #4" in rests and "Cai's hand is Coffee, Transformation, Dove" in rests
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.__class__.__name__ == "GhoulEntryDialog"  # the exchange, opened to edit it
+        assert any(s.__class__.__name__ == "GhoulAssistScreen" and s._selected() == 3 for s in app.screen_stack)
+
+
+@run_async(timeout=180)
+async def test_the_ghoul_why_view_closes_three_ways_and_changes_nothing():
+    """Esc, Back by key (Tab to it, Enter) and a tap on Back each close the Why view: the session file
+    is byte-equal and the focus is back on the assistant where it was (80x24)."""
+    from tui_helpers import cancel_three_ways
+
+    from tui.storage import session_path
+
+    sid = "why-gx-cancel"
+    app = app_for("ghoul", CAI_CONFIG, CAI_LOG, sid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assistant = app.screen
+
+        async def open_why() -> None:
+            await pilot.press("y")
+            await settle(pilot)
+            assert isinstance(app.screen, WhyScreen) and app.screen.done
+
+        def state() -> tuple:
+            return session_path(sid).read_bytes(), repr(assistant.entries)
+
+        await cancel_three_ways(pilot, open_why, "#why-back", state)

@@ -16,7 +16,7 @@ from solvers.clue.sheet import Sheet
 from solvers.table import Table
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Awaitable, Iterable
 
     from textual.pilot import Pilot
 
@@ -259,3 +259,43 @@ async def keys_handled(pilot: Pilot) -> None:
             break
         await asyncio.sleep(0.01)
     await pilot.pause()
+
+
+CANCEL_WAYS = ("escape", "key", "tap")
+
+
+async def cancel_three_ways(pilot: Pilot, open_dialog: Callable[[], Awaitable[object]], cancel: str,
+                            state: Callable[[], object]) -> None:
+    """Open a dialog (``open_dialog``) and close it each of three ways: Escape; its Cancel button by
+    key (Tab to it, then Enter; a button that never takes the focus, the assistants' ``Tap``, is
+    pressed by its own key, so by the Escape its key bar shows); a mouse tap on it (``cancel``, a
+    selector). Each time: the dialog is gone, the screen that opened it is on top again, ``state()``
+    (the session's bytes, say) equals what it was before it opened, and the focus is back where it was."""
+    app = pilot.app
+    for how in CANCEL_WAYS:
+        opener, focus, before = app.screen, app.focused, state()
+        assert focus is not None, f"nothing has the focus on {type(opener).__name__} before the dialog opens"
+        await open_dialog()
+        await pilot.pause()
+        dialog = app.screen
+        assert dialog is not opener, f"{how}: the dialog did not open"
+        button = dialog.query_one(cancel)
+        if how == "escape" or (how == "key" and not button.can_focus):
+            await pilot.press("escape")
+        elif how == "key":
+            for _ in range(80):
+                if app.focused is button:
+                    break
+                await pilot.press("tab")
+            assert app.focused is button, f"Tab never reaches {cancel} on {type(dialog).__name__}"
+            await pilot.press("enter")
+        else:
+            await pilot.click(cancel)
+        for _ in range(40):
+            if app.screen is opener:
+                break
+            await pilot.pause(0.05)
+        assert app.screen is opener, f"{how} on {type(dialog).__name__} left {type(app.screen).__name__} on top"
+        await pilot.pause()
+        assert state() == before, f"{how} on {type(dialog).__name__} changed the state"
+        assert app.focused is focus, f"{how} on {type(dialog).__name__}: focus {app.focused!r}, was {focus!r}"

@@ -22,16 +22,16 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from solvers.why import explain_module
+from solvers.why import explain_module, note_text
 
 FactFilter = Callable[[Any], bool]
 
 
-def note_label(mod: Any, log: list[Any], i: int, me: str) -> str:
-    """'#4 Cat could not show …' (numbered as the assistant's log shows it, from 1)."""
+def note_label(mod: Any, config: Any, log: list[Any], i: int, me: str) -> str:
+    """'#4 Cat could not show …' (numbered as the assistant's log shows it, from 1, in its words)."""
     if i < 0:
-        return "· " + mod.note_sentence(None, me)
-    return f"#{i + 1} " + mod.note_sentence(log[i], me)
+        return "· " + note_text(mod, config, log, i, me)
+    return f"#{i + 1} " + note_text(mod, config, log, i, me)
 
 
 def rests_on_note(game: str, config: dict[str, Any], log: list[Any], note: int) -> list[Any]:
@@ -135,7 +135,8 @@ class WhyScreen(ModalScreen[int | None]):
         if not notes:
             options.append(Option("   no note needed: it follows from the setup and the events logged.", disabled=True))
         for i in notes:
-            options.append(Option("   " + note_label(self.mod, self.notes_log, i, self.me), id=f"note-{k}-{i}"))
+            label = note_label(self.mod, self.config, self.notes_log, i, self.me)
+            options.append(Option("   " + label, id=f"note-{k}-{i}"))
         if notes:
             options.append(Option(f"   so {self.mod.fact_sentence(fact)}.", disabled=True))
         ol.add_options(options)

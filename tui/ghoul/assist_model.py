@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import words
 from engine.ghoul.data import SUITS, load_data
+from solvers.ghoul import log_text
+from solvers.ghoul.log_text import RED_PLACES, RULE_LABEL, SUIT_LABEL, char_label, place_label, tile_label
 
 DATA = load_data()
 CHARS = DATA.characters
@@ -21,16 +22,7 @@ NONE = "\x00none"  # the "nobody" / "not seen" option of a picker
 LEFT = "\x00left"  # a face-up card that left the board
 MIN_PLAYERS, MAX_PLAYERS = 4, 8
 DEFAULT_NAMES = ("Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal")
-SUIT_LABEL = {"coffee": "Coffee", "food": "Food", "transformation": "Transf.", "dove": "Dove", "mask": "Mask"}
 SUIT_SHORT = {"coffee": "Cof", "food": "Food", "transformation": "Trn", "dove": "Dove", "mask": "Mask"}
-RULE_LABEL = {
-    "pair": "Any pair",
-    "coffee": "2 Coffee",
-    "food": "2 Food",
-    "dove": "2 Dove",
-    "transformation": "Any Transf.",
-}
-RED_PLACES = tuple(DATA.red_places)
 OTHER_PLACES = tuple(p for p in range(8) if p not in RED_PLACES)
 RED_TILES = tuple(t for t in DATA.tile_order if DATA.tiles[t].red)
 OTHER_TILES = tuple(t for t in DATA.tile_order if not DATA.tiles[t].red)
@@ -56,39 +48,13 @@ MORE_KINDS = (
 TITLES = {k: label for k, label, _s, _k in (*MAIN_KINDS, *MORE_KINDS)} | {"turn": "Move", "special": "Attack"}
 DIALOG_KIND = {"turn": "move", "special": "attack"}  # entry types edited with another kind's dialog
 
-
-def char_label(cid: str) -> str:
-    """A short character name for buttons and the grid."""
-    return "Half-Kaneki" if cid == "kaneki-half" else cid.title()
+# The log's words (one sentence per entry), shared with the Why view and ``solve ghoul --explain``.
+describe = log_text.describe
+with_reveals = log_text.with_reveals
 
 
 def faction_letter(cid: str) -> str:
     return {"human": "H", "ghoul": "G", "inspector": "I", "human+ghoul": "H/G"}[CHARS[cid].faction]
-
-
-def tile_label(tid: str | None) -> str:
-    return DATA.tiles[tid].name if tid and tid in DATA.tiles else "?"
-
-
-def place_label(config: Mapping[str, Any], place: int) -> str:
-    """A place of the ring as the table sees it: its number (1-8) and tile."""
-    ring = config.get("ring") or [None] * 8
-    tile = ring[place] if place < len(ring) else None
-    if tile is None:
-        return f"{place + 1} red ?" if place in RED_PLACES else f"{place + 1} ?"
-    return f"{place + 1} {tile_label(tile)}"
-
-
-def with_reveals(config: Mapping[str, Any], entries: Sequence[Any]) -> dict[str, Any]:
-    """The config with every red place that ``entries`` turned face up named on the ring: labels only
-    (a tile never changes place), so a later move reads "5 Cochlea", not "5 red ?"."""
-    ring = list(config.get("ring") or [None] * 8)
-    for e in entries:
-        if isinstance(e, Mapping) and e.get("type") in ("move", "turn"):
-            for p, tile in (e.get("revealed") or {}).items():
-                if str(p).isdigit() and int(p) < len(ring) and tile in DATA.tiles:
-                    ring[int(p)] = tile
-    return {**config, "ring": ring}
 
 
 def suits_in_play(config: Mapping[str, Any]) -> list[str]:
@@ -203,108 +169,6 @@ def config_problem(config: Any) -> str | None:
     except Exception as e:  # a damaged file may hold anything
         return f"The setup is damaged ({e.__class__.__name__})."
     return None
-
-
-# ---------------------------------------------------------------------------- sentences
-
-
-def _cards(xs: Any) -> str:
-    return ", ".join(SUIT_LABEL.get(x, str(x)) for x in xs or []) or "nothing"
-
-
-def describe(e: Any, config: Mapping[str, Any]) -> str:
-    """One log entry as a short sentence for the log list and the contradiction message."""
-    if not isinstance(e, Mapping):
-        return str(e)
-    me = config.get("me")
-    t = e.get("type")
-
-    def who(x: Any) -> str:
-        return "I" if x == me else str(x)
-
-    def whom(x: Any) -> str:
-        return "me" if x == me else str(x)
-
-    if t == "hand":
-        up = f" (face up: {SUIT_LABEL.get(e['face_up'], e['face_up'])})" if e.get("face_up") else ""
-        return f"My hand: {_cards(e.get('cards'))}{up}"
-    if t == "support":
-        return f"My Support token: {'Transformed Kaneki' if e.get('token') == 'kaneki' else 'neutral'}"
-    if t == "face_up":
-        return f"{e.get('player')}'s face-up card: {SUIT_LABEL.get(e.get('card'), e.get('card'))}"
-    if t == "preliminary":
-        players = list(config.get("players") or [])
-        i = players.index(me) if me in players else 0
-        right = players[(i - 1) % len(players)] if players else "?"
-        parts = []
-        if e.get("shown"):
-            parts.append(f"{right} showed me {_cards(e['shown'])}")
-        if e.get("gave"):
-            parts.append(f"I gave {SUIT_LABEL.get(e['gave'])}")
-        if e.get("received"):
-            parts.append(f"got {SUIT_LABEL.get(e['received'])}")
-        return "Preliminary: " + ("; ".join(parts) or "nothing seen")
-    if t in ("move", "turn"):
-        to = e.get("to")
-        text = f"{e.get('player')}'s turn"
-        if isinstance(to, int):
-            text += f": token to {place_label(config, to)}"
-        rev = e.get("revealed") or {}
-        if rev:
-            text += " (" + ", ".join(f"place {int(p) + 1} is {tile_label(x)}" for p, x in rev.items()) + ")"
-        return text
-    if t == "interrogation":
-        text = f"{who(e.get('by'))} interrogated {whom(e.get('target'))}"
-        extra = []
-        if e.get("count"):
-            extra.append(words.count(e['count'], 'card'))
-        if e.get("shown"):
-            extra.append(f"saw {_cards(e['shown'])}")
-        ex = e.get("exchange")
-        if isinstance(ex, Mapping):
-            extra.append(f"gave {SUIT_LABEL.get(ex.get('gave'))}, took {SUIT_LABEL.get(ex.get('took'))}")
-        elif ex == "unknown":
-            extra.append("exchange unseen")
-        elif ex == "none":
-            extra.append("no exchange")
-        for p, c in (e.get("face_up") or {}).items():
-            extra.append(f"{p}'s face-up card {'left' if c is None else 'now ' + SUIT_LABEL.get(c, str(c))}")
-        return text + (f" ({'; '.join(extra)})" if extra else "")
-    if t == "suspicion":
-        ps = ", ".join(e.get("players") or []) or "nobody"
-        took = e.get("took")
-        tail = f"; only {', '.join(took) or 'nobody'} took one" if isinstance(took, list) else ""
-        return f"Suspicion ({RULE_LABEL.get(e.get('rule'), e.get('rule'))}): {ps}{tail}"
-    if t == "cover":
-        parts = []
-        if e.get("removed"):
-            parts.append(f"removed {e['removed']}'s marker")
-        if e.get("added"):
-            parts.append(f"gave one to {e['added']}")
-        return f"{e.get('by') or '?'} covered up: " + (", ".join(parts) or "nothing")
-    if t in ("attack", "special"):
-        by = e.get("by")
-        if e.get("by_character"):
-            by = f"{by} ({char_label(e['by_character'])})"
-        target = e.get("target")
-        if e.get("target_character"):
-            target = f"{target} ({char_label(e['target_character'])})"
-        verb = "used the special action on" if t == "special" else "attacked"
-        victim = f"; {e['victim']} died" if e.get("victim") else "; nobody died"
-        return f"{by} {verb} {target}{victim}"
-    if t == "instant":
-        return f"{e.get('player')} won instantly as {char_label(str(e.get('character')))}"
-    if t == "reveal":
-        ch = char_label(e["character"]) if e.get("character") else "?"
-        cards = f": {_cards(e['cards'])}" if e.get("cards") else ""
-        return f"{e.get('player')} revealed {ch}{cards}"
-    if t == "support_look":
-        tok = e.get("token")
-        seen = f" ({'Transformed Kaneki' if tok == 'kaneki' else 'neutral'})" if tok else ""
-        return f"{who(e.get('by'))} looked at {e.get('target')}'s Support token{seen}"
-    if t == "support_swap":
-        return f"{who(e.get('by'))} swapped Support tokens with {whom(e.get('with'))}"
-    return str(dict(e))
 
 
 # ---------------------------------------------------------------------------- entry forms
