@@ -746,6 +746,14 @@ class _Pass:
             idx = (self.H[:, q][:, None] * nv + cols[None, :]).ravel()
             m = np.bincount(idx, weights=self.W.ravel(), minlength=self.nh * nv).reshape(self.nh, nv)
             per_vec_hand.append(m / total)
+        return self._posterior(total, hand_probs, per_vec_hand, len(self.H),
+                               {"H": self.H, "W": self.W, "sols": self.sols, "sol_vec": self.sol_vec,
+                                "unknown": self.unknown})
+
+    def _posterior(self, total: float, hand_probs: list[dict[int, float]], per_vec_hand: list[np.ndarray],
+                   states: int, extra: dict[str, Any]) -> FlowResult:
+        """The result from each player's (hand x class vector) weights, normalised."""
+        n = self.n
         vec_count = self.prior
         identity = [dict[str, float]() for _ in range(n)]
         char_hand = [dict[tuple[str, int], float]() for _ in range(n)]
@@ -780,8 +788,8 @@ class _Pass:
             hand_probs=hand_probs,
             identity=identity,
             char_hand=char_hand,
-            states=len(self.H),
-            extra={"H": self.H, "W": self.W, "sols": self.sols, "sol_vec": self.sol_vec, "unknown": self.unknown},
+            states=states,
+            extra=extra,
         )
 
     # (sampling lives with the result: see :func:`sample`)
@@ -948,6 +956,214 @@ class _Pruned(_Pass):
             self._check()
 
 
+# ------------------------------------------------------------------ the deal factored by player
+
+
+class CardsMoved(Exception):
+    """The log moves a card between players: the factored pass cannot represent it."""
+
+
+FACTORED_BUDGET = 20_000_000
+"""Most (class vector x cards used per suit) cells times players the factored pass sums over."""
+
+
+class _Factored(_Pass):
+    """The card-flow model for a log in which no card has moved between players yet (the
+    preliminary gifts not passed, no exchange that may have happened): the same worlds and
+    weights as :class:`_Pass`, without a row per deal.
+
+    Until a card moves, every entry is a test or a chance on one player's hand (a Suspicion
+    answer, cards shown, a face-up card, a turn without an instant victory for the characters
+    of each class vector), so a deal's weight is a product over players: ``phi[q, hand, vector]``
+    (the shuffle's 1 / prod(count!) times every test and chance on ``q``), and the only link
+    between the players is that their hands use up the deck. The sums over deals are then a
+    dynamic programme over players whose state is the cards used so far per suit (one suit,
+    the most numerous, implied by the others): forward and backward tables give every
+    player's (hand, class vector) weight, which :meth:`_Pass.result`'s own tail turns into the
+    answer. At 8 players this is a few thousand cells instead of millions of deals.
+
+    A card that moves (:meth:`preliminary` with the gifts passed, an exchange seen or not) raises
+    :class:`CardsMoved`; :func:`solve_factored` then returns ``None``."""
+
+    def deal(self, my_hand: tuple[int, ...] | None) -> None:
+        self.characters()
+        self.phi = np.repeat(np.array(self.uni.weight)[None, :, None], self.n, axis=0)  # (n, nh, 1): lazy
+        self.coef = 1.0
+
+    def expand(self) -> None:
+        if self.phi.shape[2] == 1 and self.nv > 1:
+            self.phi = np.repeat(self.phi, self.nv, axis=2)
+
+    def restrict(self, q: int, ok_hand: np.ndarray) -> None:
+        self.phi[q] *= np.asarray(ok_hand, dtype=float)[:, None]
+        if not self.phi[q].any():
+            raise FlowConflict
+
+    def weigh(self, q: int, like: np.ndarray) -> None:
+        self.restrict(q, like)
+
+    def scale(self, f: float) -> None:
+        self.coef *= f
+
+    def not_claimed(self, q: int) -> None:
+        if len(self.instants) > 1:
+            self.expand()
+        for j in range(1, len(self.instants)):
+            cols = self.vec_arr[:, q] == j
+            if cols.any():
+                sub = self.phi[q][self.inst_hand[j]]
+                sub[:, cols] = 0.0
+                self.phi[q][self.inst_hand[j]] = sub
+        if not self.phi[q].any():
+            raise FlowConflict
+
+    def preliminary(self, e: dict) -> None:
+        if self._preliminary_opening(e) is not None:
+            raise CardsMoved
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        raise CardsMoved
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        raise CardsMoved
+
+    def _tables(self) -> tuple[list[np.ndarray], list[np.ndarray], tuple[int, ...], list[tuple[int, ...]]]:
+        """Forward and backward tables over (column, cards used of the 4 kept suits)."""
+        deck = np.array(self.p.deck, dtype=np.int64)
+        drop = int(np.argmax(deck))
+        keep = [s for s in range(5) if s != drop]
+        shape = tuple(int(deck[s]) + 1 for s in keep)
+        hands = [tuple(int(self.counts[h, s]) for s in keep) for h in range(self.nh)]
+        cols = self.phi.shape[2]
+        if cols * math.prod(shape) * (self.n + 1) > FACTORED_BUDGET:
+            raise TooLarge
+        sl = (slice(None),)
+
+        def lo(h: tuple[int, ...]) -> tuple[slice, ...]:
+            return _cells(shape, h, False)
+
+        def hi(h: tuple[int, ...]) -> tuple[slice, ...]:
+            return _cells(shape, h, True)
+
+        live = [[h for h in range(self.nh) if self.phi[q, h].any() and all(
+            k < d for k, d in zip(hands[h], shape, strict=True))] for q in range(self.n)]
+        fwd = [np.zeros((cols, *shape))]
+        fwd[0][sl + (0,) * 4] = 1.0
+        for q in range(self.n):
+            nxt = np.zeros_like(fwd[0])
+            for h in live[q]:
+                nxt[hi(hands[h])] += fwd[q][lo(hands[h])] * self.phi[q, h].reshape(cols, 1, 1, 1, 1)
+            fwd.append(nxt)
+        end = tuple(int(deck[s]) for s in keep)
+        bwd = [np.zeros_like(fwd[0]) for _ in range(self.n + 1)]
+        bwd[self.n][sl + end] = 1.0
+        for q in range(self.n - 1, -1, -1):
+            for h in live[q]:
+                bwd[q][lo(hands[h])] += bwd[q + 1][hi(hands[h])] * self.phi[q, h].reshape(cols, 1, 1, 1, 1)
+        return fwd, bwd, shape, hands
+
+    def result(self) -> FlowResult:
+        fwd, bwd, shape, hands = self._tables()
+        n, nh, cols = self.n, self.nh, self.phi.shape[2]
+        prior = self.prior if cols > 1 else self.prior.sum(keepdims=True)
+        col_total = bwd[0][(slice(None),) + (0,) * 4] * self.coef  # per column, before the prior
+        total = float((col_total * prior).sum())
+        if total <= 0:
+            raise FlowConflict
+        hand_probs: list[dict[int, float]] = []
+        per_vec_hand: list[np.ndarray] = []
+        for q in range(n):
+            m = np.zeros((nh, cols))
+            for h in range(nh):
+                k = hands[h]
+                if not self.phi[q, h].any() or any(x >= d for x, d in zip(k, shape, strict=True)):
+                    continue
+                joint = fwd[q][_cells(shape, k, False)] * bwd[q + 1][_cells(shape, k, True)]
+                m[h] = joint.reshape(cols, -1).sum(axis=1) * self.phi[q, h]
+            m *= self.coef
+            acc = (m * prior[None, :]).sum(axis=1) / total
+            hand_probs.append({int(i): float(acc[i]) for i in np.nonzero(acc > 0)[0]})
+            # Per class vector (a single column stands for every vector, each by its prior).
+            per_vec_hand.append(m * self.prior[None, :] / total)
+        cells = sum(int(np.count_nonzero(f)) for f in fwd)
+        sampler = _FactoredSampler(self, bwd, hands, shape, col_total * prior)
+        return self._posterior(total, hand_probs, per_vec_hand, cells,
+                               {"sampler": sampler, "sols": self.sols, "sol_vec": self.sol_vec,
+                                "unknown": self.unknown})
+
+
+def _cells(shape: tuple[int, ...], hand: tuple[int, ...], after: bool) -> tuple[slice, ...]:
+    """Every column's cells of cards used before (``after`` false) or after adding ``hand``, in
+    the same order: ``table[_cells(h, True)] += other[_cells(h, False)]`` adds a hand."""
+    if after:
+        return (slice(None), *(slice(k, d) for d, k in zip(shape, hand, strict=True)))
+    return (slice(None), *(slice(0, d - k) for d, k in zip(shape, hand, strict=True)))
+
+
+class _FactoredSampler:
+    """Draws worlds exactly from :class:`_Factored`'s posterior: a class vector by its weight,
+    then each player's hand in turn given the cards the earlier ones used (the backward table)."""
+
+    def __init__(self, ps: _Factored, bwd: list[np.ndarray], hands: list[tuple[int, ...]],
+                 shape: tuple[int, ...], col_weight: np.ndarray) -> None:
+        self.phi, self.bwd, self.hands, self.shape = ps.phi, bwd, hands, shape
+        self.n, self.nh, self.nv = ps.n, ps.nh, ps.nv
+        self.col_weight = col_weight
+        self.prior = ps.prior
+
+    def __call__(self, rng: Any) -> tuple[list[int], int]:
+        """(hand index per player, class vector)."""
+        cols = self.phi.shape[2]
+        if cols > 1:
+            vec = _draw(self.col_weight, rng)
+            col = vec
+        else:
+            vec = _draw(self.prior, rng)  # every vector shares the one column: by its assignments
+            col = 0
+        used = [0, 0, 0, 0]
+        out = []
+        for q in range(self.n):
+            w = np.zeros(self.nh)
+            for h in range(self.nh):
+                at = tuple(u + k for u, k in zip(used, self.hands[h], strict=True))
+                if self.phi[q, h, col] > 0 and all(a < d for a, d in zip(at, self.shape, strict=True)):
+                    w[h] = self.phi[q, h, col] * self.bwd[q + 1][(col, *at)]
+            h = _draw(w, rng)
+            out.append(h)
+            used = [u + k for u, k in zip(used, self.hands[h], strict=True)]
+        return out, vec
+
+
+def _draw(weights: np.ndarray, rng: Any) -> int:
+    """An index drawn with probability proportional to ``weights`` (one ``rng.random()``)."""
+    cum = np.cumsum(weights)
+    k = int(np.searchsorted(cum, rng.random() * float(cum[-1]), side="right"))
+    k = min(k, len(weights) - 1)
+    while weights[k] <= 0:
+        k -= 1
+    return k
+
+
+def solve_factored(
+    problem: Any,
+    fixed: list[str | None],
+    allowed: list[set[str]],
+    subset: Sequence[int] | None = None,
+    chance: float = DEFAULT_EXCHANGE_CHANCE,
+) -> FlowResult | None:
+    """The exact posterior of the card-flow model by :class:`_Factored`, or ``None`` when a card
+    has moved between players (or the tables are over :data:`FACTORED_BUDGET`); raises
+    :class:`FlowConflict`. Where both run, the same answer as :func:`solve_flow` (to float noise)."""
+    entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
+    ps = _Factored(problem, fixed, allowed, chance)
+    try:
+        ps.deal(None)
+        ps.run(entries)
+        return ps.result()
+    except (CardsMoved, TooLarge):
+        return None
+
+
 def _my_dealt_hand(problem: Any, entries: Sequence[dict]) -> tuple[int, ...] | None:
     """My dealt hand, when a ``hand`` entry comes before anything could change my cards."""
     me = problem.me
@@ -1000,6 +1216,9 @@ def solve_flow(
 
 def sample(fr: FlowResult, fixed: list[str | None], rng: Any) -> tuple[list[int], list[str]]:
     """One world drawn exactly from the posterior: (hand index per player, characters)."""
+    if "sampler" in fr.extra:
+        hands, vec = fr.extra["sampler"](rng)
+        return hands, _characters(fr, fixed, vec, rng)
     H, W = fr.extra["H"], fr.extra["W"]
     flat = W.ravel()
     x = rng.random() * float(flat.sum())
@@ -1008,9 +1227,14 @@ def sample(fr: FlowResult, fixed: list[str | None], rng: Any) -> tuple[list[int]
     while flat[k] <= 0:
         k -= 1
     row, vec = divmod(k, W.shape[1])
+    return [int(h) for h in H[row]], _characters(fr, fixed, vec, rng)
+
+
+def _characters(fr: FlowResult, fixed: list[str | None], vec: int, rng: Any) -> list[str]:
+    """The characters of one of the assignments behind class vector ``vec``, each alike."""
     pool = [s for s, v in zip(fr.extra["sols"], fr.extra["sol_vec"], strict=True) if v == vec]
     pick = pool[int(rng.random() * len(pool)) % len(pool)]
     chars = [c or "" for c in fixed]
     for q, c in zip(fr.extra["unknown"], pick, strict=True):
         chars[q] = c
-    return [int(h) for h in H[row]], chars
+    return chars
