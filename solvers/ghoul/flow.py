@@ -960,43 +960,56 @@ class _Pruned(_Pass):
 
 
 class CardsMoved(Exception):
-    """The log moves a card between players: the factored pass cannot represent it."""
+    """The log moves a card in a way the factored pass cannot represent (an exchange)."""
 
 
 FACTORED_BUDGET = 20_000_000
-"""Most (class vector x cards used per suit) cells times players the factored pass sums over."""
+"""Most table cells (class columns x cards used per suit x card in transit) times players the
+factored pass sums over."""
 
 
 class _Factored(_Pass):
-    """The card-flow model for a log in which no card has moved between players yet (the
-    preliminary gifts not passed, no exchange that may have happened): the same worlds and
-    weights as :class:`_Pass`, without a row per deal.
+    """The card-flow model for a log in which no card has moved between players but the
+    preliminary gifts (no exchange, seen or not, yet): the same worlds and weights as
+    :class:`_Pass`, without a row per deal.
 
-    Until a card moves, every entry is a test or a chance on one player's hand (a Suspicion
-    answer, cards shown, a face-up card, a turn without an instant victory for the characters
-    of each class vector), so a deal's weight is a product over players: ``phi[q, hand, vector]``
-    (the shuffle's 1 / prod(count!) times every test and chance on ``q``), and the only link
-    between the players is that their hands use up the deck. The sums over deals are then a
-    dynamic programme over players whose state is the cards used so far per suit (one suit,
-    the most numerous, implied by the others): forward and backward tables give every
-    player's (hand, class vector) weight, which :meth:`_Pass.result`'s own tail turns into the
-    answer. At 8 players this is a few thousand cells instead of millions of deals.
+    Until then every entry is a test or a chance on one player's holding (a Suspicion answer,
+    cards shown, a face-up card, a turn without an instant victory for the characters of each
+    class vector), so a deal's weight is a product over players: ``phi[q, hand, column]`` (the
+    shuffle's 1 / prod(count!) times every test and chance on the dealt hand) and, after the
+    gifts, ``psi[q, holding, column]`` (every test on the holding then); the players are linked
+    only by their hands using up the deck and, once the gifts are passed, by the card each gives
+    to the right. The sums over deals are a dynamic programme over players in the order the gifts
+    travel from me (me, my right neighbour, ..., my left neighbour) whose state is the cards dealt
+    so far per suit (the most numerous suit implied by the others) and the card in transit: my
+    own gift and the one I received close the ring. Forward and backward tables give every
+    player's (holding, column) weight, which :meth:`_Pass.result`'s own tail turns into the
+    answer. At 8 players this is a few thousand cells instead of millions of rows.
 
-    A card that moves (:meth:`preliminary` with the gifts passed, an exchange seen or not) raises
-    :class:`CardsMoved`; :func:`solve_factored` then returns ``None``."""
+    An exchange (seen or not), a second passing of the gifts, or gifts passed with mine or the
+    one I received not noted raise :class:`CardsMoved`; :func:`solve_factored` then returns
+    ``None``."""
 
     def deal(self, my_hand: tuple[int, ...] | None) -> None:
         self.characters()
         self.phi = np.repeat(np.array(self.uni.weight)[None, :, None], self.n, axis=0)  # (n, nh, 1): lazy
+        self.psi: np.ndarray | None = None  # after the gifts: tests on the holdings
+        self.gift: tuple[np.ndarray, int, int] | None = None  # per player (hand, suit) chance; mine; received
         self.coef = 1.0
+
+    def _table(self) -> np.ndarray:
+        return self.phi if self.psi is None else self.psi
 
     def expand(self) -> None:
         if self.phi.shape[2] == 1 and self.nv > 1:
             self.phi = np.repeat(self.phi, self.nv, axis=2)
+            if self.psi is not None:
+                self.psi = np.repeat(self.psi, self.nv, axis=2)
 
     def restrict(self, q: int, ok_hand: np.ndarray) -> None:
-        self.phi[q] *= np.asarray(ok_hand, dtype=float)[:, None]
-        if not self.phi[q].any():
+        t = self._table()
+        t[q] *= np.asarray(ok_hand, dtype=float)[:, None]
+        if not t[q].any():
             raise FlowConflict
 
     def weigh(self, q: int, like: np.ndarray) -> None:
@@ -1008,18 +1021,32 @@ class _Factored(_Pass):
     def not_claimed(self, q: int) -> None:
         if len(self.instants) > 1:
             self.expand()
+        t = self._table()
         for j in range(1, len(self.instants)):
             cols = self.vec_arr[:, q] == j
             if cols.any():
-                sub = self.phi[q][self.inst_hand[j]]
+                sub = t[q][self.inst_hand[j]]
                 sub[:, cols] = 0.0
-                self.phi[q][self.inst_hand[j]] = sub
-        if not self.phi[q].any():
+                t[q][self.inst_hand[j]] = sub
+        if not t[q].any():
             raise FlowConflict
 
     def preliminary(self, e: dict) -> None:
-        if self._preliminary_opening(e) is not None:
+        if self._preliminary_opening(e) is None:
+            return
+        if self.psi is not None or e["gave"] is None or e["received"] is None:
             raise CardsMoved
+        # Any card of the giver's hidden hand (as the phase starts), each equally likely.
+        pr = np.zeros((self.n, self.nh, 5))
+        for q in range(self.n):
+            hc, size = self.hidden_counts(q, np.arange(self.nh))
+            pr[q] = np.maximum(hc, 0) / float(size)
+        self.gift = (pr, e["gave"], e["received"])
+        self.psi = np.ones_like(self.phi)
+        for q, c in e["face_up"].items():
+            self.face_up[q] = c
+        for q in range(self.n):
+            self.face_rule(q)
 
     def move_known(self, a: int, b: int, g: int, t: int) -> None:
         raise CardsMoved
@@ -1027,66 +1054,95 @@ class _Factored(_Pass):
     def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
         raise CardsMoved
 
-    def _tables(self) -> tuple[list[np.ndarray], list[np.ndarray], tuple[int, ...], list[tuple[int, ...]]]:
-        """Forward and backward tables over (column, cards used of the 4 kept suits)."""
+    def _local(self, q: int, cols: np.ndarray) -> np.ndarray:
+        """``q``'s factor (hand, card received, card given, column) on the columns ``cols``: the
+        dealt hand's weight, the gift's chance and the tests on the holding after it."""
+        phi = self.phi[q][:, cols]
+        if self.gift is None:  # no gifts: received = given = 0, holding = hand
+            out = np.zeros((self.nh, 5, 5, len(cols)))
+            out[:, 0, 0, :] = phi
+            return out
+        pr, gave, received = self.gift
+        me, n = self.p.me, self.n
+        after = self.known.transpose(2, 1, 0)  # (hand, received, given) -> holding or -1
+        psi = self.psi[q][:, cols]  # type: ignore[index]  # set with the gift
+        out = np.where((after >= 0)[..., None], psi[np.maximum(after, 0)], 0.0)
+        out *= phi[:, None, None, :] * pr[q][:, None, :, None]
+        if q == me:
+            keep_in, keep_out = received, gave
+        else:
+            keep_in = gave if q == (me - 1) % n else None
+            keep_out = received if q == (me + 1) % n else None
+        if keep_in is not None:
+            out[:, np.arange(5) != keep_in] = 0.0
+        if keep_out is not None:
+            out[:, :, np.arange(5) != keep_out] = 0.0
+        return out
+
+    def result(self) -> FlowResult:
+        n, nh = self.n, self.nh
+        me = self.p.me
+        self.expand()
+        # Columns with equal tables are summed once.
+        both = self.phi if self.psi is None else np.concatenate([self.phi, self.psi])
+        uniq, inv = np.unique(both.reshape(-1, both.shape[2]).T, axis=0, return_inverse=True)
+        inv = inv.ravel()
+        first = np.zeros(len(uniq), dtype=np.int64)
+        first[inv[::-1]] = np.arange(len(inv))[::-1]  # one original column per table column
+        cols = first
+        ncol = len(cols)
         deck = np.array(self.p.deck, dtype=np.int64)
         drop = int(np.argmax(deck))
         keep = [s for s in range(5) if s != drop]
         shape = tuple(int(deck[s]) + 1 for s in keep)
-        hands = [tuple(int(self.counts[h, s]) for s in keep) for h in range(self.nh)]
-        cols = self.phi.shape[2]
-        if cols * math.prod(shape) * (self.n + 1) > FACTORED_BUDGET:
+        if ncol * math.prod(shape) * 5 * (n + 1) > FACTORED_BUDGET:
             raise TooLarge
-        sl = (slice(None),)
-
-        def lo(h: tuple[int, ...]) -> tuple[slice, ...]:
-            return _cells(shape, h, False)
-
-        def hi(h: tuple[int, ...]) -> tuple[slice, ...]:
-            return _cells(shape, h, True)
-
-        live = [[h for h in range(self.nh) if self.phi[q, h].any() and all(
-            k < d for k, d in zip(hands[h], shape, strict=True))] for q in range(self.n)]
-        fwd = [np.zeros((cols, *shape))]
-        fwd[0][sl + (0,) * 4] = 1.0
-        for q in range(self.n):
+        hands = [tuple(int(self.counts[h, s]) for s in keep) for h in range(nh)]
+        order = [(me - k) % n for k in range(n)]
+        local = [self._local(q, cols) for q in order]
+        start = self.gift[2] if self.gift is not None else 0
+        fits = [all(k < d for k, d in zip(hands[h], shape, strict=True)) for h in range(nh)]
+        live = [[h for h in range(nh) if fits[h] and local[k][h].any()] for k in range(n)]
+        fwd = [np.zeros((ncol, *shape, 5))]
+        fwd[0][(slice(None), 0, 0, 0, 0, start)] = 1.0
+        for k in range(n):
             nxt = np.zeros_like(fwd[0])
-            for h in live[q]:
-                nxt[hi(hands[h])] += fwd[q][lo(hands[h])] * self.phi[q, h].reshape(cols, 1, 1, 1, 1)
+            for h in live[k]:
+                nxt[_cells(shape, hands[h], True)] += np.einsum(
+                    "cabdet,tgc->cabdeg", fwd[k][_cells(shape, hands[h], False)], local[k][h])
             fwd.append(nxt)
-        end = tuple(int(deck[s]) for s in keep)
-        bwd = [np.zeros_like(fwd[0]) for _ in range(self.n + 1)]
-        bwd[self.n][sl + end] = 1.0
-        for q in range(self.n - 1, -1, -1):
-            for h in live[q]:
-                bwd[q][lo(hands[h])] += bwd[q + 1][hi(hands[h])] * self.phi[q, h].reshape(cols, 1, 1, 1, 1)
-        return fwd, bwd, shape, hands
-
-    def result(self) -> FlowResult:
-        fwd, bwd, shape, hands = self._tables()
-        n, nh, cols = self.n, self.nh, self.phi.shape[2]
-        prior = self.prior if cols > 1 else self.prior.sum(keepdims=True)
-        col_total = bwd[0][(slice(None),) + (0,) * 4] * self.coef  # per column, before the prior
-        total = float((col_total * prior).sum())
+        end = (slice(None), *(int(deck[s]) for s in keep), start)
+        bwd = [np.zeros_like(fwd[0]) for _ in range(n + 1)]
+        bwd[n][end] = 1.0
+        for k in range(n - 1, -1, -1):
+            for h in live[k]:
+                bwd[k][_cells(shape, hands[h], False)] += np.einsum("cabdeg,tgc->cabdet",
+                                                                    bwd[k + 1][_cells(shape, hands[h], True)],
+                                                                    local[k][h])
+        col_total = bwd[0][(slice(None), 0, 0, 0, 0, start)][inv] * self.coef  # per original column
+        total = float((col_total * self.prior).sum())
         if total <= 0:
             raise FlowConflict
-        hand_probs: list[dict[int, float]] = []
-        per_vec_hand: list[np.ndarray] = []
-        for q in range(n):
-            m = np.zeros((nh, cols))
-            for h in range(nh):
-                k = hands[h]
-                if not self.phi[q, h].any() or any(x >= d for x, d in zip(k, shape, strict=True)):
+        after = self.known.transpose(2, 1, 0)
+        hand_probs: list[dict[int, float]] = [{} for _ in range(n)]
+        per_vec_hand: list[np.ndarray] = [np.zeros(0)] * n
+        for k, q in enumerate(order):
+            m = np.zeros((nh, ncol))
+            for h in live[k]:
+                pair = np.einsum("cabdet,cabdeg->ctg", fwd[k][_cells(shape, hands[h], False)],
+                                 bwd[k + 1][_cells(shape, hands[h], True)])
+                w = local[k][h] * pair.transpose(1, 2, 0)  # (received, given, column)
+                if self.gift is None:
+                    m[h] += w[0, 0]
                     continue
-                joint = fwd[q][_cells(shape, k, False)] * bwd[q + 1][_cells(shape, k, True)]
-                m[h] = joint.reshape(cols, -1).sum(axis=1) * self.phi[q, h]
-            m *= self.coef
-            acc = (m * prior[None, :]).sum(axis=1) / total
-            hand_probs.append({int(i): float(acc[i]) for i in np.nonzero(acc > 0)[0]})
-            # Per class vector (a single column stands for every vector, each by its prior).
-            per_vec_hand.append(m * self.prior[None, :] / total)
+                for t_in, g_out in zip(*np.nonzero(w.any(axis=2)), strict=True):
+                    m[after[h, t_in, g_out]] += w[t_in, g_out]
+            m = m[:, inv] * self.coef
+            acc = (m * self.prior[None, :]).sum(axis=1) / total
+            hand_probs[q] = {int(i): float(acc[i]) for i in np.nonzero(acc > 0)[0]}
+            per_vec_hand[q] = m * self.prior[None, :] / total
         cells = sum(int(np.count_nonzero(f)) for f in fwd)
-        sampler = _FactoredSampler(self, bwd, hands, shape, col_total * prior)
+        sampler = _FactoredSampler(self, order, local, bwd, hands, shape, col_total * self.prior, inv, start)
         return self._posterior(total, hand_probs, per_vec_hand, cells,
                                {"sampler": sampler, "sols": self.sols, "sol_vec": self.sol_vec,
                                 "unknown": self.unknown})
@@ -1102,35 +1158,35 @@ def _cells(shape: tuple[int, ...], hand: tuple[int, ...], after: bool) -> tuple[
 
 class _FactoredSampler:
     """Draws worlds exactly from :class:`_Factored`'s posterior: a class vector by its weight,
-    then each player's hand in turn given the cards the earlier ones used (the backward table)."""
+    then each player's dealt hand and gift in the order of the dynamic programme, given the cards
+    dealt before and the card in transit (the backward tables)."""
 
-    def __init__(self, ps: _Factored, bwd: list[np.ndarray], hands: list[tuple[int, ...]],
-                 shape: tuple[int, ...], col_weight: np.ndarray) -> None:
-        self.phi, self.bwd, self.hands, self.shape = ps.phi, bwd, hands, shape
-        self.n, self.nh, self.nv = ps.n, ps.nh, ps.nv
-        self.col_weight = col_weight
-        self.prior = ps.prior
+    def __init__(self, ps: _Factored, order: list[int], local: list[np.ndarray], bwd: list[np.ndarray],
+                 hands: list[tuple[int, ...]], shape: tuple[int, ...], vec_weight: np.ndarray, inv: np.ndarray,
+                 start: int) -> None:
+        self.order, self.local, self.bwd, self.hands, self.shape = order, local, bwd, hands, shape
+        self.vec_weight, self.inv, self.start = vec_weight, inv, start
+        self.after = ps.known.transpose(2, 1, 0)
+        self.gifts = ps.gift is not None
 
     def __call__(self, rng: Any) -> tuple[list[int], int]:
-        """(hand index per player, class vector)."""
-        cols = self.phi.shape[2]
-        if cols > 1:
-            vec = _draw(self.col_weight, rng)
-            col = vec
-        else:
-            vec = _draw(self.prior, rng)  # every vector shares the one column: by its assignments
-            col = 0
+        """(holding index per player, class vector)."""
+        vec = _draw(self.vec_weight, rng)
+        col = int(self.inv[vec])
         used = [0, 0, 0, 0]
-        out = []
-        for q in range(self.n):
-            w = np.zeros(self.nh)
-            for h in range(self.nh):
-                at = tuple(u + k for u, k in zip(used, self.hands[h], strict=True))
-                if self.phi[q, h, col] > 0 and all(a < d for a, d in zip(at, self.shape, strict=True)):
-                    w[h] = self.phi[q, h, col] * self.bwd[q + 1][(col, *at)]
-            h = _draw(w, rng)
-            out.append(h)
-            used = [u + k for u, k in zip(used, self.hands[h], strict=True)]
+        t = self.start
+        out = [0] * len(self.order)
+        for k, q in enumerate(self.order):
+            nh = len(self.hands)
+            w = np.zeros((nh, 5))
+            for h in range(nh):
+                at = tuple(u + x for u, x in zip(used, self.hands[h], strict=True))
+                if all(a < d for a, d in zip(at, self.shape, strict=True)):
+                    w[h] = self.local[k][h, t, :, col] * self.bwd[k + 1][(col, *at)]
+            h, g = divmod(_draw(w.ravel(), rng), 5)
+            out[q] = int(self.after[h, t, g]) if self.gifts else h
+            used = [u + x for u, x in zip(used, self.hands[h], strict=True)]
+            t = g
         return out, vec
 
 
