@@ -963,9 +963,10 @@ class CardsMoved(Exception):
     """The log moves a card in a way the factored pass cannot represent (an exchange)."""
 
 
-FACTORED_BUDGET = 20_000_000
-"""Most table cells (class columns x cards used per suit x card in transit) times players the
-factored pass sums over."""
+FACTORED_BUDGET = 40_000_000
+"""Most cell updates the factored pass makes (table columns x cells per column x hands summed, for
+the forward, backward and marginal sums): about half a second here; past it the caller goes on to
+the pruned pass."""
 
 
 class _Factored(_Pass):
@@ -1095,14 +1096,14 @@ class _Factored(_Pass):
         drop = int(np.argmax(deck))
         keep = [s for s in range(5) if s != drop]
         shape = tuple(int(deck[s]) + 1 for s in keep)
-        if ncol * math.prod(shape) * 5 * (n + 1) > FACTORED_BUDGET:
-            raise TooLarge
         hands = [tuple(int(self.counts[h, s]) for s in keep) for h in range(nh)]
         order = [(me - k) % n for k in range(n)]
         local = [self._local(q, cols) for q in order]
         start = self.gift[2] if self.gift is not None else 0
         fits = [all(k < d for k, d in zip(hands[h], shape, strict=True)) for h in range(nh)]
         live = [[h for h in range(nh) if fits[h] and local[k][h].any()] for k in range(n)]
+        if 3 * ncol * math.prod(shape) * 5 * sum(map(len, live)) > FACTORED_BUDGET:
+            raise TooLarge
         fwd = [np.zeros((ncol, *shape, 5))]
         fwd[0][(slice(None), 0, 0, 0, 0, start)] = 1.0
         for k in range(n):
