@@ -16,7 +16,8 @@ ones. The character assignments behind each class vector are enumerated once wit
 python-constraint (all-different over the characters each player may still be).
 
 The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
-``budget`` rows, and the caller tries the pruned pass from the deals that can meet the log, then
+``budget`` rows, and the caller tries the deal factored by player (:func:`solve_factored`: exact
+until the first exchange, at any table size), the pruned pass from the deals that can meet the log, then
 sampled deals (:mod:`solvers.ghoul.sampled`) with CP-SAT's certain facts
 (:mod:`solvers.ghoul.cpsat`), and last the per-player bound (``exact: false``).
 
@@ -773,7 +774,7 @@ class _Pass:
             share = np.zeros((self.nv, len(chars)))
             # The same additions in the same order as a loop over the assignments (unbuffered).
             np.add.at(share, (sol_vec, sol_char[:, k]), 1.0 / vec_count[sol_vec])
-            m = per_vec_hand[q] @ share  # type: ignore[assignment]  # (nh, characters), floats
+            m = per_vec_hand[q] @ share  # (nh, characters)
             for j, c in enumerate(chars):
                 col = m[:, j]
                 mass = float(col.sum())
@@ -1066,7 +1067,7 @@ class _Factored(_Pass):
         pr, gave, received = self.gift
         me, n = self.p.me, self.n
         after = self.known.transpose(2, 1, 0)  # (hand, received, given) -> holding or -1
-        psi = self.psi[q][:, cols]  # type: ignore[index]  # set with the gift
+        psi = self.psi[q][:, cols]  # (set with the gift)
         out = np.where((after >= 0)[..., None], psi[np.maximum(after, 0)], 0.0)
         out *= phi[:, None, None, :] * pr[q][:, None, :, None]
         if q == me:
