@@ -1109,9 +1109,19 @@ def test_the_deal_factored_by_player_in_the_mask_variant():
 @pytest.mark.parametrize("seed", range(6))
 def test_the_deal_factored_by_player_equals_the_joint_pass_on_engine_games(seed):
     """Seeded engine games at 4-6 players (Mask and Support among them): every prefix of a seat's
-    notes in which no card has moved, and the notes left when the explanations' weakening keeps
-    a few of them and the card movements are left out (turns, Suspicion, reveals: the instant
+    notes before the first exchange, and the notes left when the explanations' weakening keeps
+    a few of them (with and without the card movements: turns, Suspicion, reveals; the instant
     classes split the columns)."""
+    _factored_on_an_engine_game(seed)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", range(6, 66))
+def test_the_deal_factored_by_player_equals_the_joint_pass_on_engine_games_soak(seed):
+    _factored_on_an_engine_game(seed)
+
+
+def _factored_on_an_engine_game(seed: int) -> None:
     import random
 
     from solvers.ghoul.explain import GhoulOracle
