@@ -16,7 +16,8 @@ ones. The character assignments behind each class vector are enumerated once wit
 python-constraint (all-different over the characters each player may still be).
 
 The joint state grows with the table; :func:`solve_flow` returns ``None`` when it would pass
-``budget`` rows, and the caller tries the pruned pass from the deals that can meet the log, then
+``budget`` rows, and the caller tries the deal factored by player (:func:`solve_factored`: exact
+until the first exchange, at any table size), the pruned pass from the deals that can meet the log, then
 sampled deals (:mod:`solvers.ghoul.sampled`) with CP-SAT's certain facts
 (:mod:`solvers.ghoul.cpsat`), and last the per-player bound (``exact: false``).
 
@@ -746,6 +747,14 @@ class _Pass:
             idx = (self.H[:, q][:, None] * nv + cols[None, :]).ravel()
             m = np.bincount(idx, weights=self.W.ravel(), minlength=self.nh * nv).reshape(self.nh, nv)
             per_vec_hand.append(m / total)
+        return self._posterior(total, hand_probs, per_vec_hand, len(self.H),
+                               {"H": self.H, "W": self.W, "sols": self.sols, "sol_vec": self.sol_vec,
+                                "unknown": self.unknown})
+
+    def _posterior(self, total: float, hand_probs: list[dict[int, float]], per_vec_hand: list[np.ndarray],
+                   states: int, extra: dict[str, Any]) -> FlowResult:
+        """The result from each player's (hand x class vector) weights, normalised."""
+        n = self.n
         vec_count = self.prior
         identity = [dict[str, float]() for _ in range(n)]
         char_hand = [dict[tuple[str, int], float]() for _ in range(n)]
@@ -765,7 +774,7 @@ class _Pass:
             share = np.zeros((self.nv, len(chars)))
             # The same additions in the same order as a loop over the assignments (unbuffered).
             np.add.at(share, (sol_vec, sol_char[:, k]), 1.0 / vec_count[sol_vec])
-            m = per_vec_hand[q] @ share  # type: ignore[assignment]  # (nh, characters), floats
+            m = per_vec_hand[q] @ share  # (nh, characters)
             for j, c in enumerate(chars):
                 col = m[:, j]
                 mass = float(col.sum())
@@ -780,8 +789,8 @@ class _Pass:
             hand_probs=hand_probs,
             identity=identity,
             char_hand=char_hand,
-            states=len(self.H),
-            extra={"H": self.H, "W": self.W, "sols": self.sols, "sol_vec": self.sol_vec, "unknown": self.unknown},
+            states=states,
+            extra=extra,
         )
 
     # (sampling lives with the result: see :func:`sample`)
@@ -948,6 +957,271 @@ class _Pruned(_Pass):
             self._check()
 
 
+# ------------------------------------------------------------------ the deal factored by player
+
+
+class CardsMoved(Exception):
+    """The log moves a card in a way the factored pass cannot represent (an exchange)."""
+
+
+FACTORED_BUDGET = 40_000_000
+"""Most cell updates the factored pass makes (table columns x cells per column x hands summed, for
+the forward, backward and marginal sums): about half a second here; past it the caller goes on to
+the pruned pass."""
+
+
+class _Factored(_Pass):
+    """The card-flow model for a log in which no card has moved between players but the
+    preliminary gifts (no exchange, seen or not, yet): the same worlds and weights as
+    :class:`_Pass`, without a row per deal.
+
+    Until then every entry is a test or a chance on one player's holding (a Suspicion answer,
+    cards shown, a face-up card, a turn without an instant victory for the characters of each
+    class vector), so a deal's weight is a product over players: ``phi[q, hand, column]`` (the
+    shuffle's 1 / prod(count!) times every test and chance on the dealt hand) and, after the
+    gifts, ``psi[q, holding, column]`` (every test on the holding then); the players are linked
+    only by their hands using up the deck and, once the gifts are passed, by the card each gives
+    to the right. The sums over deals are a dynamic programme over players in the order the gifts
+    travel from me (me, my right neighbour, ..., my left neighbour) whose state is the cards dealt
+    so far per suit (the most numerous suit implied by the others) and the card in transit: my
+    own gift and the one I received close the ring. Forward and backward tables give every
+    player's (holding, column) weight, which :meth:`_Pass.result`'s own tail turns into the
+    answer. At 8 players this is a few thousand cells instead of millions of rows.
+
+    An exchange (seen or not), a second passing of the gifts, or gifts passed with mine or the
+    one I received not noted raise :class:`CardsMoved`; :func:`solve_factored` then returns
+    ``None``."""
+
+    def deal(self, my_hand: tuple[int, ...] | None) -> None:
+        self.characters()
+        self.phi = np.repeat(np.array(self.uni.weight)[None, :, None], self.n, axis=0)  # (n, nh, 1): lazy
+        self.psi: np.ndarray | None = None  # after the gifts: tests on the holdings
+        self.gift: tuple[np.ndarray, int, int] | None = None  # per player (hand, suit) chance; mine; received
+        self.coef = 1.0
+
+    def _table(self) -> np.ndarray:
+        return self.phi if self.psi is None else self.psi
+
+    def expand(self) -> None:
+        if self.phi.shape[2] == 1 and self.nv > 1:
+            self.phi = np.repeat(self.phi, self.nv, axis=2)
+            if self.psi is not None:
+                self.psi = np.repeat(self.psi, self.nv, axis=2)
+
+    def restrict(self, q: int, ok_hand: np.ndarray) -> None:
+        t = self._table()
+        t[q] *= np.asarray(ok_hand, dtype=float)[:, None]
+        if not t[q].any():
+            raise FlowConflict
+
+    def weigh(self, q: int, like: np.ndarray) -> None:
+        self.restrict(q, like)
+
+    def scale(self, f: float) -> None:
+        self.coef *= f
+
+    def not_claimed(self, q: int) -> None:
+        if len(self.instants) > 1:
+            self.expand()
+        t = self._table()
+        for j in range(1, len(self.instants)):
+            cols = self.vec_arr[:, q] == j
+            if cols.any():
+                sub = t[q][self.inst_hand[j]]
+                sub[:, cols] = 0.0
+                t[q][self.inst_hand[j]] = sub
+        if not t[q].any():
+            raise FlowConflict
+
+    def preliminary(self, e: dict) -> None:
+        if self._preliminary_opening(e) is None:
+            return
+        if self.psi is not None or e["gave"] is None or e["received"] is None:
+            raise CardsMoved
+        # Any card of the giver's hidden hand (as the phase starts), each equally likely.
+        pr = np.zeros((self.n, self.nh, 5))
+        for q in range(self.n):
+            hc, size = self.hidden_counts(q, np.arange(self.nh))
+            pr[q] = np.maximum(hc, 0) / float(size)
+        self.gift = (pr, e["gave"], e["received"])
+        self.psi = np.ones_like(self.phi)
+        for q, c in e["face_up"].items():
+            self.face_up[q] = c
+        for q in range(self.n):
+            self.face_rule(q)
+
+    def move_known(self, a: int, b: int, g: int, t: int) -> None:
+        raise CardsMoved
+
+    def hidden_exchange(self, a: int, b: int, changed: dict[int, int | None]) -> None:
+        raise CardsMoved
+
+    def _local(self, q: int, cols: np.ndarray) -> np.ndarray:
+        """``q``'s factor (hand, card received, card given, column) on the columns ``cols``: the
+        dealt hand's weight, the gift's chance and the tests on the holding after it."""
+        phi = self.phi[q][:, cols]
+        if self.gift is None:  # no gifts: received = given = 0, holding = hand
+            out = np.zeros((self.nh, 5, 5, len(cols)))
+            out[:, 0, 0, :] = phi
+            return out
+        pr, gave, received = self.gift
+        me, n = self.p.me, self.n
+        after = self.known.transpose(2, 1, 0)  # (hand, received, given) -> holding or -1
+        psi = self.psi[q][:, cols]  # (set with the gift)
+        out = np.where((after >= 0)[..., None], psi[np.maximum(after, 0)], 0.0)
+        out *= phi[:, None, None, :] * pr[q][:, None, :, None]
+        if q == me:
+            keep_in, keep_out = received, gave
+        else:
+            keep_in = gave if q == (me - 1) % n else None
+            keep_out = received if q == (me + 1) % n else None
+        if keep_in is not None:
+            out[:, np.arange(5) != keep_in] = 0.0
+        if keep_out is not None:
+            out[:, :, np.arange(5) != keep_out] = 0.0
+        return out
+
+    def result(self) -> FlowResult:
+        n, nh = self.n, self.nh
+        me = self.p.me
+        self.expand()
+        # Columns with equal tables are summed once.
+        both = self.phi if self.psi is None else np.concatenate([self.phi, self.psi])
+        uniq, inv = np.unique(both.reshape(-1, both.shape[2]).T, axis=0, return_inverse=True)
+        inv = inv.ravel()
+        first = np.zeros(len(uniq), dtype=np.int64)
+        first[inv[::-1]] = np.arange(len(inv))[::-1]  # one original column per table column
+        cols = first
+        ncol = len(cols)
+        deck = np.array(self.p.deck, dtype=np.int64)
+        drop = int(np.argmax(deck))
+        keep = [s for s in range(5) if s != drop]
+        shape = tuple(int(deck[s]) + 1 for s in keep)
+        hands = [tuple(int(self.counts[h, s]) for s in keep) for h in range(nh)]
+        order = [(me - k) % n for k in range(n)]
+        local = [self._local(q, cols) for q in order]
+        start = self.gift[2] if self.gift is not None else 0
+        fits = [all(k < d for k, d in zip(hands[h], shape, strict=True)) for h in range(nh)]
+        live = [[h for h in range(nh) if fits[h] and local[k][h].any()] for k in range(n)]
+        if 3 * ncol * math.prod(shape) * 5 * sum(map(len, live)) > FACTORED_BUDGET:
+            raise TooLarge
+        fwd = [np.zeros((ncol, *shape, 5))]
+        fwd[0][(slice(None), 0, 0, 0, 0, start)] = 1.0
+        for k in range(n):
+            nxt = np.zeros_like(fwd[0])
+            for h in live[k]:
+                nxt[_cells(shape, hands[h], True)] += np.einsum(
+                    "cabdet,tgc->cabdeg", fwd[k][_cells(shape, hands[h], False)], local[k][h])
+            fwd.append(nxt)
+        end = (slice(None), *(int(deck[s]) for s in keep), start)
+        bwd = [np.zeros_like(fwd[0]) for _ in range(n + 1)]
+        bwd[n][end] = 1.0
+        for k in range(n - 1, -1, -1):
+            for h in live[k]:
+                bwd[k][_cells(shape, hands[h], False)] += np.einsum("cabdeg,tgc->cabdet",
+                                                                    bwd[k + 1][_cells(shape, hands[h], True)],
+                                                                    local[k][h])
+        col_total = bwd[0][(slice(None), 0, 0, 0, 0, start)][inv] * self.coef  # per original column
+        total = float((col_total * self.prior).sum())
+        if total <= 0:
+            raise FlowConflict
+        after = self.known.transpose(2, 1, 0)
+        hand_probs: list[dict[int, float]] = [{} for _ in range(n)]
+        per_vec_hand: list[np.ndarray] = [np.zeros(0)] * n
+        for k, q in enumerate(order):
+            m = np.zeros((nh, ncol))
+            for h in live[k]:
+                pair = np.einsum("cabdet,cabdeg->ctg", fwd[k][_cells(shape, hands[h], False)],
+                                 bwd[k + 1][_cells(shape, hands[h], True)])
+                w = local[k][h] * pair.transpose(1, 2, 0)  # (received, given, column)
+                if self.gift is None:
+                    m[h] += w[0, 0]
+                    continue
+                for t_in, g_out in zip(*np.nonzero(w.any(axis=2)), strict=True):
+                    m[after[h, t_in, g_out]] += w[t_in, g_out]
+            m = m[:, inv] * self.coef
+            acc = (m * self.prior[None, :]).sum(axis=1) / total
+            hand_probs[q] = {int(i): float(acc[i]) for i in np.nonzero(acc > 0)[0]}
+            per_vec_hand[q] = m * self.prior[None, :] / total
+        cells = sum(int(np.count_nonzero(f)) for f in fwd)
+        sampler = _FactoredSampler(self, order, local, bwd, hands, shape, col_total * self.prior, inv, start)
+        return self._posterior(total, hand_probs, per_vec_hand, cells,
+                               {"sampler": sampler, "sols": self.sols, "sol_vec": self.sol_vec,
+                                "unknown": self.unknown})
+
+
+def _cells(shape: tuple[int, ...], hand: tuple[int, ...], after: bool) -> tuple[slice, ...]:
+    """Every column's cells of cards used before (``after`` false) or after adding ``hand``, in
+    the same order: ``table[_cells(h, True)] += other[_cells(h, False)]`` adds a hand."""
+    if after:
+        return (slice(None), *(slice(k, d) for d, k in zip(shape, hand, strict=True)))
+    return (slice(None), *(slice(0, d - k) for d, k in zip(shape, hand, strict=True)))
+
+
+class _FactoredSampler:
+    """Draws worlds exactly from :class:`_Factored`'s posterior: a class vector by its weight,
+    then each player's dealt hand and gift in the order of the dynamic programme, given the cards
+    dealt before and the card in transit (the backward tables)."""
+
+    def __init__(self, ps: _Factored, order: list[int], local: list[np.ndarray], bwd: list[np.ndarray],
+                 hands: list[tuple[int, ...]], shape: tuple[int, ...], vec_weight: np.ndarray, inv: np.ndarray,
+                 start: int) -> None:
+        self.order, self.local, self.bwd, self.hands, self.shape = order, local, bwd, hands, shape
+        self.vec_weight, self.inv, self.start = vec_weight, inv, start
+        self.after = ps.known.transpose(2, 1, 0)
+        self.gifts = ps.gift is not None
+
+    def __call__(self, rng: Any) -> tuple[list[int], int]:
+        """(holding index per player, class vector)."""
+        vec = _draw(self.vec_weight, rng)
+        col = int(self.inv[vec])
+        used = [0, 0, 0, 0]
+        t = self.start
+        out = [0] * len(self.order)
+        for k, q in enumerate(self.order):
+            nh = len(self.hands)
+            w = np.zeros((nh, 5))
+            for h in range(nh):
+                at = tuple(u + x for u, x in zip(used, self.hands[h], strict=True))
+                if all(a < d for a, d in zip(at, self.shape, strict=True)):
+                    w[h] = self.local[k][h, t, :, col] * self.bwd[k + 1][(col, *at)]
+            h, g = divmod(_draw(w.ravel(), rng), 5)
+            out[q] = int(self.after[h, t, g]) if self.gifts else h
+            used = [u + x for u, x in zip(used, self.hands[h], strict=True)]
+            t = g
+        return out, vec
+
+
+def _draw(weights: np.ndarray, rng: Any) -> int:
+    """An index drawn with probability proportional to ``weights`` (one ``rng.random()``)."""
+    cum = np.cumsum(weights)
+    k = int(np.searchsorted(cum, rng.random() * float(cum[-1]), side="right"))
+    k = min(k, len(weights) - 1)
+    while weights[k] <= 0:
+        k -= 1
+    return k
+
+
+def solve_factored(
+    problem: Any,
+    fixed: list[str | None],
+    allowed: list[set[str]],
+    subset: Sequence[int] | None = None,
+    chance: float = DEFAULT_EXCHANGE_CHANCE,
+) -> FlowResult | None:
+    """The exact posterior of the card-flow model by :class:`_Factored`, or ``None`` when a card
+    has moved between players (or the tables are over :data:`FACTORED_BUDGET`); raises
+    :class:`FlowConflict`. Where both run, the same answer as :func:`solve_flow` (to float noise)."""
+    entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
+    ps = _Factored(problem, fixed, allowed, chance)
+    try:
+        ps.deal(None)
+        ps.run(entries)
+        return ps.result()
+    except (CardsMoved, TooLarge):
+        return None
+
+
 def _my_dealt_hand(problem: Any, entries: Sequence[dict]) -> tuple[int, ...] | None:
     """My dealt hand, when a ``hand`` entry comes before anything could change my cards."""
     me = problem.me
@@ -1000,6 +1274,9 @@ def solve_flow(
 
 def sample(fr: FlowResult, fixed: list[str | None], rng: Any) -> tuple[list[int], list[str]]:
     """One world drawn exactly from the posterior: (hand index per player, characters)."""
+    if "sampler" in fr.extra:
+        hands, vec = fr.extra["sampler"](rng)
+        return hands, _characters(fr, fixed, vec, rng)
     H, W = fr.extra["H"], fr.extra["W"]
     flat = W.ravel()
     x = rng.random() * float(flat.sum())
@@ -1008,9 +1285,14 @@ def sample(fr: FlowResult, fixed: list[str | None], rng: Any) -> tuple[list[int]
     while flat[k] <= 0:
         k -= 1
     row, vec = divmod(k, W.shape[1])
+    return [int(h) for h in H[row]], _characters(fr, fixed, vec, rng)
+
+
+def _characters(fr: FlowResult, fixed: list[str | None], vec: int, rng: Any) -> list[str]:
+    """The characters of one of the assignments behind class vector ``vec``, each alike."""
     pool = [s for s, v in zip(fr.extra["sols"], fr.extra["sol_vec"], strict=True) if v == vec]
     pick = pool[int(rng.random() * len(pool)) % len(pool)]
     chars = [c or "" for c in fixed]
     for q, c in zip(fr.extra["unknown"], pick, strict=True):
         chars[q] = c
-    return [int(h) for h in H[row]], chars
+    return chars

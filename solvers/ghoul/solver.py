@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from engine.ghoul.data import DOVE, MASK, SUITS, load_data
-from solvers.ghoul.flow import FlowConflict, FlowResult, solve_flow
+from solvers.ghoul.flow import FlowConflict, FlowResult, solve_factored, solve_flow
 from solvers.ghoul.flow import sample as flow_sample
 from solvers.ghoul.hands import Universe, bits, universe
 from solvers.ghoul.model import Problem, SolverInputError, build_problem
@@ -717,8 +717,12 @@ def solve_problem(
         if fr is not None:
             return _from_flow(f, fr)
         try:
-            # Over the budget: the same pass started only from the deals that can meet the log
-            # (the same answer when both run), then sampled deals with CP-SAT's certain facts.
+            # Over the budget: while no card has moved, the deal factored by player (the same
+            # answer when both run); then the same pass started only from the deals that can meet
+            # the log, then sampled deals with CP-SAT's certain facts.
+            fr = solve_factored(problem, f.fixed, f.allowed, subset, chance=problem.exchange_chance)
+            if fr is not None:
+                return _from_flow(f, fr)
             fr = solve_flow(problem, f.fixed, f.allowed, subset, chance=problem.exchange_chance, prune=True,
                             restricted_deal=True)
             if fr is not None:
