@@ -86,7 +86,9 @@ def check(game: str, seed: int, entries: int, max_facts: int = 40) -> int:
 @pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize("seed", range(3))
 def test_every_explanation_is_sufficient_and_minimal(game, seed):
-    assert check(game, seed, 40, 25) > 0
+    # Tokyo Ghoul cites every entry that tells something (issue 23 #7b): its oracle re-solves many
+    # more subsets per fact, so CI checks 8 of its facts a log; the soak checks up to 200.
+    assert check(game, seed, 40, 8 if game == "ghoul" else 25) > 0
 
 
 @pytest.mark.soak
