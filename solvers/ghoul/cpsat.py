@@ -23,11 +23,14 @@ recorded as constraints instead of applied to rows:
 
 A world satisfies the model if and only if it has positive weight in the card-flow model, so
 the facts are exactly the ones the counter would find (``tests/solvers/test_ghoul_cpsat.py``
-checks that wherever both run). Each check is a solve under an *assumption literal* (the fact's
-negation) with the last solution as a *hint*; every solution found also settles the other facts
-it breaks, so most facts cost no solve. CP-SAT runs with one worker, a fixed seed and a time cap
-(``docs/ghoul.md``); a check that hits the cap raises :class:`CpSatTimeout` (the caller says it
-could not tell, never "certain").
+checks that wherever both run). The worlds already known (sampled deals) and a sound outer bound
+(the per-player relaxation: every fact it proves is true) leave only the facts between them to
+check, usually none. Each check is a solve under an *assumption literal* (the fact's negation, or
+the disjunction of every remaining fact's) with the last solution as a *hint*; every solution
+found also settles the other facts it breaks. CP-SAT runs with one worker, a fixed seed and caps
+in deterministic time (a count of work, not the clock: the same log gets the same answer on a
+busy machine); a fact no check settles within them is *undecided*, reported as such and never
+claimed certain (``docs/ghoul.md``).
 """
 
 from __future__ import annotations
@@ -273,8 +276,8 @@ def possible(
     seen_characters: Sequence[set[str]] | None = None,
     outer_hands: Sequence[set[int]] | None = None,
     outer_characters: Sequence[set[str]] | None = None,
-    time_cap: float = TIME_CAP,
-    budget: float = BUDGET,
+    time_cap: float | None = None,
+    budget: float | None = None,
 ) -> Possible:
     """The range of every player's count of every suit, and every character, over the worlds of
     positive weight; raises :class:`FlowConflict` when there is none.
@@ -288,7 +291,10 @@ def possible(
     settled quickly, each remaining fact is checked alone (its own assumption literal). A fact
     no check settles within ``time_cap`` (or once ``budget`` is spent) is *undecided*: its range
     is widened to the outer bound's (so nothing unproven is claimed) and it is listed in
-    :attr:`Possible.undecided`. Both caps are CP-SAT's deterministic time (not the clock)."""
+    :attr:`Possible.undecided`. Both caps are CP-SAT's deterministic time (not the clock);
+    by default :data:`TIME_CAP` and :data:`BUDGET`."""
+    time_cap = TIME_CAP if time_cap is None else time_cap
+    budget = BUDGET if budget is None else budget
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
     n = problem.n
     counts = np.array(universe(problem.hand_size, problem.deck).hands, dtype=np.int64).reshape(-1, 5)
