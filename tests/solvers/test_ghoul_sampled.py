@@ -204,6 +204,15 @@ def test_a_fact_cp_sat_cannot_settle_is_listed_as_undecided_and_never_claimed(mo
             assert mine["at_most"][u["suit"]] > u["count"] and whole["at_most"][u["suit"]] >= u["count"]
         else:
             assert u["character"] not in mine["not_characters"]
+    from rich.console import Console
+
+    from tui.solve_report import print_ghoul
+
+    con = Console(record=True, width=200)
+    print_ghoul(out, con)
+    text = con.export_text()
+    assert f"except {len(out['undecided'])} undecided" in text
+    assert text.count("Undecided (CP-SAT ran out of time") == len(out["undecided"])
     for name, facts in out["certain"].items():  # what is claimed is also in the complete facts
         for s, k in facts["has"].items():
             assert full["certain"][name]["has"].get(s, 0) >= k
