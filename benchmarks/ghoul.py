@@ -69,6 +69,8 @@ def solve_times(
                 assert res["status"] == "ok"
                 if methods is not None:
                     methods[res["method"]] = methods.get(res["method"], 0) + 1
+                    if res.get("undecided"):  # certain facts CP-SAT could not settle
+                        methods["undecided"] = methods.get("undecided", 0) + 1
                 if errors is not None and res["method"] == "sample":
                     errors.append(res["error_95"])
             s = apply(s, rng.choice(legal_actions(s)))
@@ -150,9 +152,10 @@ def playout_speed(args: argparse.Namespace) -> None:
 def solve_speed(args: argparse.Namespace) -> None:
     print("Full solve (solve() with advice, CPU time) of a seat's log, every 3rd decision of random games")
     print("(exact: the card-flow pass; sample: sampled deals + CP-SAT's certain facts, with the stated")
-    print(" 95% error's median / worst and the share <= 0.02; bound: the per-player relaxation)")
+    print(" 95% error's median / worst and the share <= 0.02; bound: the per-player relaxation's")
+    print(" probabilities; undec.: answers with certain facts CP-SAT could not settle)")
     print(
-        f"{'players':>7} {'mask':>5} {'supp':>5} {'solves':>6} {'exact':>6} {'sample':>6} {'bound':>6} "
+        f"{'players':>7} {'mask':>5} {'supp':>5} {'solves':>6} {'exact':>6} {'sample':>6} {'bound':>6} {'undec.':>6} "
         f"{'median ms':>9} {'p90 ms':>7} {'max ms':>7} {'err med':>7} {'err max':>7} {'<=0.02':>6}"
     )
     everything: list[float] = []
@@ -164,7 +167,7 @@ def solve_speed(args: argparse.Namespace) -> None:
             everything += t
             med = statistics.median(t) * 1000
             p90 = t[int(0.9 * len(t))] * 1000
-            share = {k: methods.get(k, 0) / len(t) for k in ("flow", "sample", "bound")}
+            share = {k: methods.get(k, 0) / len(t) for k in ("flow", "sample", "bound", "undecided")}
             err = (
                 f"{statistics.median(errors):>7.4f} {max(errors):>7.4f} "
                 f"{sum(e <= 0.02 for e in errors) / len(errors):>6.0%}"
@@ -173,7 +176,7 @@ def solve_speed(args: argparse.Namespace) -> None:
             )
             print(
                 f"{players:>7} {mask!s:>5} {support!s:>5} {len(t):>6} {share['flow']:>6.0%} {share['sample']:>6.0%} "
-                f"{share['bound']:>6.0%} {med:>9.1f} {p90:>7.1f} {t[-1] * 1000:>7.1f} {err}"
+                f"{share['bound']:>6.0%} {share['undecided']:>6.0%} {med:>9.1f} {p90:>7.1f} {t[-1] * 1000:>7.1f} {err}"
             )
     everything.sort()
     print(

@@ -11,8 +11,8 @@ verdicts with ``cp_model``'s).  With an older OR-Tools (no ``CpBaseModel`` in th
 
 Only what our models use is here (the Clue explainer's and the Tokyo Ghoul range checks'): Boolean
 variables, exactly-one, at-most-one, Boolean or/and, implications, enforcement literals, linear
-equalities, assumptions, hints, a solve with parameters, its status, values and
-infeasible-assumption core.
+equalities, assumptions, hints, a solve with parameters, its status, values, deterministic time
+and infeasible-assumption core.
 """
 
 from __future__ import annotations
@@ -142,6 +142,11 @@ def _light() -> Any:
 
         def sufficient_assumptions_for_infeasibility(self) -> Any:
             return cmh.ResponseHelper.sufficient_assumptions_for_infeasibility(self._checked())
+
+        @property
+        def deterministic_time(self) -> float:
+            """The last solve's deterministic time (CP-SAT's work units: a count, not a clock)."""
+            return float(self._checked().deterministic_time)
 
         def boolean_value(self, literal: Any) -> bool:
             return bool(cmh.ResponseHelper.boolean_value(self._checked(), literal))

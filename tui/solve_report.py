@@ -165,8 +165,12 @@ def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
             f"sampled: probabilities from {out.get('samples', 0):,} sampled deals, each within "
             f"{out.get('error_95', 0):.3f} (95%); certain facts complete (CP-SAT)"
         )
+    elif "undecided" in out:
+        note = "bound: probabilities from the per-player bound; certain facts complete (CP-SAT)"
     else:
         note = "bound: the table is too large to count exactly; certain facts are true but may be incomplete"
+    if out.get("undecided"):
+        note += f" except {len(out['undecided'])} undecided, listed below and not marked certain"
     chance = out.get("exchange_chance")
     extra = ""
     if chance is not None:
@@ -202,6 +206,14 @@ def print_ghoul(out: dict[str, Any], con: Console | None = None) -> None:
             ranked = sorted(dist.items(), key=lambda kv: -kv[1])
             i.add_row(player, ", ".join(f"{c} {p:.0%}" for c, p in ranked if p > 0))
         con.print(i)
+    for u in out.get("undecided") or []:
+        if u["fact"] == "not_character":
+            claim = f"is not {u['character']}"
+        elif u["fact"] == "has":
+            claim = f"has at least {u['count']} {u['suit']}" if "count" in u else f"holds some {u['suit']}"
+        else:
+            claim = f"has at most {u['count']} {u['suit']}" if "count" in u else f"holds few {u['suit']}"
+        con.print(f"Undecided (CP-SAT ran out of time; maybe certain, not marked): {u['player']} {claim}.")
     con.print(f"Pool: {out.get('pool')} Suspicion markers left.")
     summary = (out.get("advice") or {}).get("summary")
     if summary:

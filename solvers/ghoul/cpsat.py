@@ -23,17 +23,20 @@ recorded as constraints instead of applied to rows:
 
 A world satisfies the model if and only if it has positive weight in the card-flow model, so
 the facts are exactly the ones the counter would find (``tests/solvers/test_ghoul_cpsat.py``
-checks that wherever both run). Each check is a solve under an *assumption literal* (the fact's
-negation) with the last solution as a *hint*; every solution found also settles the other facts
-it breaks, so most facts cost no solve. CP-SAT runs with one worker, a fixed seed and a time cap
-(``docs/ghoul.md``); a check that hits the cap raises :class:`CpSatTimeout` (the caller says it
-could not tell, never "certain").
+checks that wherever both run). The worlds already known (sampled deals) and a sound outer bound
+(the per-player relaxation: every fact it proves is true) leave only the facts between them to
+check, usually none. Each check is a solve under an *assumption literal* (the fact's negation, or
+the disjunction of every remaining fact's) with the last solution as a *hint*; every solution
+found also settles the other facts it breaks. CP-SAT runs with one worker, a fixed seed and caps
+in deterministic time (a count of work, not the clock: the same log gets the same answer on a
+busy machine); a fact no check settles within them is *undecided*, reported as such and never
+claimed certain (``docs/ghoul.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,34 +44,42 @@ import numpy as np
 from engine.ghoul.data import MASK
 from solvers.cpsat import load as load_cpsat
 from solvers.ghoul.flow import FlowConflict, _Pass
+from solvers.ghoul.hands import universe
 
 TIME_CAP = 2.0
-"""CP-SAT's deterministic time (work units of about a second) one feasibility check may take
-before :class:`CpSatTimeout`: a count, not a clock, so the same log gets the same answer on a
+"""CP-SAT's deterministic time (work units of about a second) one fact's check may take before
+the fact is called undecided: a count, not a clock, so the same log gets the same answer on a
 busy machine."""
 
 LIGHT_CAP = 0.15
 """Deterministic time a check may take with the light settings before it is solved with the
-defaults."""
+defaults (and the cap of each search for a world that breaks any remaining fact)."""
 
-WALL_CAP = 10.0
-"""A last guard in seconds of the clock per check (a busy machine only)."""
+BUDGET = 6.0
+"""Deterministic time every check of one :func:`possible` may take together; the facts left
+when it is spent are undecided."""
 
-
-class CpSatTimeout(Exception):
-    """A feasibility check hit its time cap: the facts cannot be stated complete."""
+WALL_CAP = 30.0
+"""A last guard in seconds of the clock per check (never reached on the benchmark; on a machine
+so busy that it is, the fact is undecided, never claimed)."""
 
 
 @dataclass
 class Possible:
     """Per player, the fewest and most cards of each suit, and every character, over the worlds
-    of positive weight at the end of the log: what the certain facts are read from."""
+    of positive weight at the end of the log: what the certain facts are read from.
+
+    ``undecided``: the facts no check settled, ("low" | "high", player, suit, the count the fact
+    would claim) or ("char", player, character, None); their ranges are the outer bound's, so
+    nothing unproven is claimed."""
 
     low: list[list[int]]
     high: list[list[int]]
     characters: list[set[str]]
     approximate: list[str]
     solves: int
+    undecided: list[tuple[str, int, Any, int | None]] = field(default_factory=list)
+    spent: float = 0.0
 
 
 class _Model(_Pass):
@@ -263,22 +274,40 @@ def possible(
     subset: Sequence[int] | None = None,
     seen_hands: Sequence[set[int]] | None = None,
     seen_characters: Sequence[set[str]] | None = None,
-    time_cap: float = TIME_CAP,
+    outer_hands: Sequence[set[int]] | None = None,
+    outer_characters: Sequence[set[str]] | None = None,
+    time_cap: float | None = None,
+    budget: float | None = None,
 ) -> Possible:
     """The range of every player's count of every suit, and every character, over the worlds of
-    positive weight; raises :class:`FlowConflict` when there is none, :class:`CpSatTimeout` when a
-    check hits ``time_cap``. ``seen_*`` (known possible, e.g. sampled worlds) spare solves.
+    positive weight; raises :class:`FlowConflict` when there is none.
 
-    One check asks for a world with any count outside the ranges found so far (one assumption
-    literal standing for that disjunction); each world found widens the ranges and hints the
-    next solve; the first infeasible check proves every range complete. The characters the same."""
-    cp_model = load_cpsat()
-
+    ``seen_*`` (known possible, e.g. sampled worlds) spare solves; ``outer_*`` (a sound outer
+    bound: every world's final hands and characters lie within them, e.g. the per-player
+    relaxation's) are added to the model as redundant constraints, and a fact they already prove
+    is not checked. First one check at a time asks for a world outside every range found so far
+    (one assumption literal for that disjunction); each world found widens the ranges and hints
+    the next solve; an infeasible check proves every range complete. When such a check is not
+    settled quickly, each remaining fact is checked alone (its own assumption literal). A fact
+    no check settles within ``time_cap`` (or once ``budget`` is spent) is *undecided*: its range
+    is widened to the outer bound's (so nothing unproven is claimed) and it is listed in
+    :attr:`Possible.undecided`. Both caps are CP-SAT's deterministic time (not the clock);
+    by default :data:`TIME_CAP` and :data:`BUDGET`."""
+    time_cap = TIME_CAP if time_cap is None else time_cap
+    budget = BUDGET if budget is None else budget
     entries = [problem.entries[i] for i in (range(len(problem.entries)) if subset is None else subset)]
-    md = _Model(problem, fixed, allowed, chance)
-    md.deal(None)
-    md.run(entries)
-    n, nh, counts = md.n, md.nh, md.counts
+    n = problem.n
+    counts = np.array(universe(problem.hand_size, problem.deck).hands, dtype=np.int64).reshape(-1, 5)
+    nh = len(counts)
+    unknown = {q: set(allowed[q]) for q in range(n) if fixed[q] is None}
+    # The outer bound's ranges (the model gets its sets as constraints, below).
+    outer = [set(range(nh)) if outer_hands is None else set(outer_hands[q]) for q in range(n)]
+    if any(not o for o in outer) or any(not d for d in unknown.values()):
+        raise FlowConflict
+    olow = [[min(int(counts[i, s]) for i in outer[q]) for s in range(5)] for q in range(n)]
+    ohigh = [[max(int(counts[i, s]) for i in outer[q]) for s in range(5)] for q in range(n)]
+    ochars = {q: {c for c in d if outer_characters is None or c in outer_characters[q]} for q, d in unknown.items()}
+
     low = [[99] * 5 for _ in range(n)]
     high = [[-1] * 5 for _ in range(n)]
     chars: list[set[str]] = [set() for _ in range(n)]
@@ -291,10 +320,39 @@ def possible(
     for q in range(n):
         for i in seen_hands[q] if seen_hands is not None else ():
             saw(q, i)
-        if q not in md.y:
+        if q not in unknown:
             chars[q] = {fixed[q]} if fixed[q] is not None else set()
         elif seen_characters is not None:
             chars[q] = set(seen_characters[q])
+
+    def candidates() -> list[tuple[str, int, Any]]:
+        """The facts not yet proven nor refuted: ("low"/"high", player, suit), ("char", player, c)."""
+        out: list[tuple[str, int, Any]] = []
+        for q in range(n):
+            for s in range(5):
+                if low[q][s] > olow[q][s]:
+                    out.append(("low", q, s))
+                if high[q][s] < ohigh[q][s]:
+                    out.append(("high", q, s))
+        for q in unknown:
+            out += [("char", q, c) for c in sorted(ochars[q] - chars[q])]
+        return out
+
+    if seen_hands is not None and not candidates():
+        # The worlds seen and the outer bound meet: every range is proven without a solve.
+        return Possible(low=low, high=high, characters=chars, approximate=[], solves=0)
+    cp_model = load_cpsat()
+    md = _Model(problem, fixed, allowed, chance)
+    md.deal(None)
+    md.run(entries)
+    m = md.m
+    for q in range(n):
+        for i in range(nh):
+            if i not in outer[q]:
+                m.add(md.x[q][i] == 0)
+        for c, lit in md.y.get(q, {}).items():
+            if c not in ochars[q]:
+                m.add(lit == 0)
     # Many small solves of one model: presolve, probing and the LP cost more than they save
     # (about 3x faster per check at 8 players); a check they cannot settle within the light
     # cap (typically an infeasibility proof) is solved again with the defaults.
@@ -302,26 +360,31 @@ def possible(
     light.parameters.cp_model_presolve = False
     light.parameters.cp_model_probing_level = 0
     light.parameters.linearization_level = 0
-    light.parameters.max_deterministic_time = LIGHT_CAP
     careful = cp_model.CpSolver()
-    careful.parameters.max_deterministic_time = time_cap
     for sv in (light, careful):
         sv.parameters.num_workers = 1
         sv.parameters.random_seed = 7
         sv.parameters.max_time_in_seconds = WALL_CAP
-    m = md.m
     solves = 0
+    spent = 0.0
 
-    def check(assume: list[Any]) -> bool:
-        nonlocal solves
+    def check(assume: list[Any], cap: float) -> bool | None:
+        """A world under ``assume`` (True: the ranges widened by it), none (False), or no answer
+        within ``cap`` (None): light settings first, then the defaults."""
+        nonlocal solves, spent
         m.clear_assumptions()
         m.add_assumptions(assume)
-        solves += 1
-        solver = light
-        st = solver.solve(m)
-        if st == cp_model.UNKNOWN:
-            solver = careful
+        st = cp_model.UNKNOWN
+        for solver, limit in ((light, min(LIGHT_CAP, cap)), (careful, cap)):
+            left = budget - spent
+            if left <= 0 or limit <= 0:
+                break
+            solver.parameters.max_deterministic_time = min(limit, left)
+            solves += 1
             st = solver.solve(m)
+            spent += solver.deterministic_time
+            if st != cp_model.UNKNOWN:
+                break
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             m.clear_hints()
             for q in range(n):
@@ -338,32 +401,71 @@ def possible(
             return True
         if st == cp_model.INFEASIBLE:
             return False
-        raise CpSatTimeout
+        return None
 
-    if seen_hands is None and not check([]):
-        raise FlowConflict
-    while True:
-        outside = [
-            md.x[q][i]
-            for q in range(n)
-            for i in range(nh)
-            if any(counts[i, s] < low[q][s] or counts[i, s] > high[q][s] for s in range(5))
-        ]
-        if not outside:
-            break
-        other = m.new_bool_var(f"outside{solves}")
-        m.add_bool_or(outside).only_enforce_if(other)
-        if not check([other]):
-            break
-    while True:
-        unseen = [lit for q in md.y for c, lit in md.y[q].items() if c not in chars[q]]
-        if not unseen:
-            break
-        other = m.new_bool_var(f"unseen{solves}")
-        m.add_bool_or(unseen).only_enforce_if(other)
-        if not check([other]):
-            break
-    return Possible(low=low, high=high, characters=chars, approximate=sorted(set(md.approximate)), solves=solves)
+    undecided: list[tuple[str, int, Any]] = []
+    claims: dict[tuple[str, int, Any], int | None] = {}  # what an undecided fact would have claimed
+
+    def breaking(fact: tuple[str, int, Any]) -> list[Any]:
+        """The literals of which one is true in a world that breaks ``fact``."""
+        kind, q, s = fact
+        if kind == "char":
+            return [md.y[q][s]]
+        if kind == "low":
+            return [md.x[q][i] for i in sorted(outer[q]) if counts[i, s] < low[q][s]]
+        return [md.x[q][i] for i in sorted(outer[q]) if counts[i, s] > high[q][s]]
+
+    def enforce(lits: list[Any]) -> Any:
+        lit = m.new_bool_var(f"breaks{solves}")
+        m.add_bool_or(lits).only_enforce_if(lit)
+        return lit
+
+    if seen_hands is None:
+        found = check([], time_cap)
+        if found is False:
+            raise FlowConflict
+    proven: set[tuple[str, int, Any]] = set()
+    if seen_hands is not None or found:
+        # Worlds that break any remaining fact, while they come quickly.
+        while True:
+            todo = candidates()
+            if not todo:
+                break
+            found = check([enforce([lit for fact in todo for lit in breaking(fact)])], LIGHT_CAP)
+            if found is None:
+                break
+            if found is False:
+                proven.update(todo)
+                break
+        # Then every remaining fact alone.
+        while True:
+            todo = [f for f in candidates() if f not in proven and f not in undecided]
+            if not todo:
+                break
+            fact = todo[0]
+            found = check([enforce(breaking(fact))], time_cap)
+            if found is False:
+                proven.add(fact)
+            elif found is None:
+                undecided.append(fact)
+    else:
+        # Not even one world found: only the outer bound is known, every fact it leaves open is
+        # undecided (with no count claimed: any count within the bound's range may be certain).
+        for q in range(n):
+            for s in range(5):
+                low[q][s], high[q][s] = ohigh[q][s], olow[q][s]
+        undecided = candidates()
+        claims.update((fact, None) for fact in undecided)
+    for kind, q, s in undecided:
+        claims.setdefault((kind, q, s), low[q][s] if kind == "low" else (high[q][s] if kind == "high" else None))
+        if kind == "low":
+            low[q][s] = olow[q][s]
+        elif kind == "high":
+            high[q][s] = ohigh[q][s]
+        else:
+            chars[q].add(s)
+    return Possible(low=low, high=high, characters=chars, approximate=sorted(set(md.approximate)), solves=solves,
+                    undecided=sorted((k, q, s, claims[(k, q, s)]) for k, q, s in undecided), spent=spent)
 
 
 def certain(problem: Any, pos: Possible) -> dict[str, Any]:
@@ -383,4 +485,20 @@ def certain(problem: Any, pos: Possible) -> dict[str, Any]:
             "character": next(iter(pos.characters[q])) if len(pos.characters[q]) == 1 else None,
             "not_characters": sorted(c for c in problem.cast if c not in pos.characters[q]),
         }
+    return out
+
+
+def undecided(problem: Any, pos: Possible) -> list[dict[str, Any]]:
+    """The facts CP-SAT could not settle, as ``solve()`` reports them (``"undecided"``): each one
+    may be certain or not; it is left out of ``certain``."""
+    from engine.ghoul.data import SUITS
+
+    out: list[dict[str, Any]] = []
+    for kind, q, what, claim in pos.undecided:
+        name = problem.names[q]
+        if kind in ("low", "high"):
+            fact = {"player": name, "fact": "has" if kind == "low" else "at_most", "suit": SUITS[what]}
+            out.append(fact if claim is None else fact | {"count": claim})
+        else:
+            out.append({"player": name, "fact": "not_character", "character": what})
     return out

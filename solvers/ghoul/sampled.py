@@ -267,17 +267,10 @@ def estimate(
                 break
     if last is None:
         return None
-    # One result over every batch's rows: the ratio estimates (duplicate rows only add up).
-    H = np.concatenate([h for h, _w in rows])
-    key = np.zeros(len(H), dtype=np.int64)
-    for q in range(H.shape[1]):
-        key = key * last.nh + H[:, q]
-    _u, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    W = np.concatenate([w for _h, w in rows])
-    last.H = H[first]
-    nv = W.shape[1]
-    cell = (inv.ravel()[:, None] * nv + np.arange(nv)[None, :]).ravel()
-    last.W = np.bincount(cell, weights=W.ravel(), minlength=len(first) * nv).reshape(len(first), nv)
+    # One result over every batch's rows: the ratio estimates. Equal rows of different batches
+    # are left apart (merging them would change no number, and cost more than the result itself).
+    last.H = np.concatenate([h for h, _w in rows])
+    last.W = np.concatenate([w for _h, w in rows])
     fr = last.result()
     # The weight of the worlds that fit, estimated: the proposal's mass times the mean weight.
     mass = _backward_counts(problem.hand_size, problem.deck, tuple(tuple(bool(x) for x in r) for r in sets[0]))

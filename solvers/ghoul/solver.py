@@ -105,6 +105,7 @@ class Solution:
     certain: dict[str, Any] | None = None  # with "sample": the complete certain facts (CP-SAT)
     error: float = 0.0  # with "sample": the widest 95% half-width of the probabilities
     samples: int = 0  # with "sample": how many deals were drawn
+    undecided: list[dict[str, Any]] | None = None  # with CP-SAT's facts: those it could not settle
 
 
 # --------------------------------------------------------------------------- step 1
@@ -727,11 +728,17 @@ def solve_problem(
                             restricted_deal=True)
             if fr is not None:
                 return _from_flow(f, fr)
-            big = _sampled(f, subset, marginals) if sampled else None
+            if sampled:
+                return _sampled(f, subset, marginals)
         except FlowConflict:
             return Solution(status="contradiction")
-        if big is not None:
-            return big
+    return _bound(f, behaviour, marginals)
+
+
+def _bound(f: Filtered, behaviour: Behaviour | None, marginals: bool) -> Solution:
+    """The per-player bound of steps 1-2 above (``exact`` false; its certain facts are true but
+    may be incomplete)."""
+    problem = f.problem
     cnt = _Counting(f, behaviour)
     if not cnt.ok:
         return Solution(status="contradiction")
@@ -801,30 +808,36 @@ def _from_flow(f: Filtered, fr: FlowResult) -> Solution:
     return sol
 
 
-def _sampled(f: Filtered, subset: Sequence[int] | None, marginals: bool) -> Solution | None:
+def _sampled(f: Filtered, subset: Sequence[int] | None, marginals: bool) -> Solution:
     """Past the exact pass's budget: probabilities from sampled deals (:mod:`solvers.ghoul.sampled`,
     with their stated 95% error) and the complete certain facts from CP-SAT
-    (:mod:`solvers.ghoul.cpsat`); ``None`` when either cannot answer (then the bound).
-    Without ``marginals`` only the certain facts are computed."""
+    (:mod:`solvers.ghoul.cpsat`), which starts from the sampled worlds (each one shows facts that
+    are not certain) and the per-player bound (a sound outer bound: the facts it proves need no
+    check). Should even a small batch of sampled deals be too large, the probabilities are the
+    bound's (``"method": "bound"``) while the certain facts are still CP-SAT's. A fact CP-SAT
+    could not settle within its caps is listed in ``undecided`` and left out of the certain facts.
+    Without ``marginals`` only the certain facts are computed. Raises :class:`FlowConflict`."""
     from solvers.ghoul import cpsat, sampled
 
     p = f.problem
-    est = None
+    bound = _bound(f, None, True)
+    if bound.status != "ok":  # the bound holds every world: none fits
+        raise FlowConflict
+    outer_hands = [{hi for (_c, hi), v in bound.joint[q].items() if v > 0} for q in range(p.n)]
+    outer_chars = [{c for c, v in bound.identity[q].items() if v > 0} for q in range(p.n)]
+    est = sampled.estimate(p, f.fixed, f.allowed, p.exchange_chance, subset) if marginals else None
     seen_hands: list[set[int]] | None = None
     seen_chars: list[set[str]] | None = None
-    if marginals:
-        est = sampled.estimate(p, f.fixed, f.allowed, p.exchange_chance, subset)
-        if est is None:
-            return None
+    if est is not None:
         H, W = est.result.extra["H"], est.result.extra["W"]
         live = H[W.sum(axis=1) > 0]
         seen_hands = [set(np.unique(live[:, q]).tolist()) for q in range(p.n)]
         seen_chars = [set(ident) for ident in est.result.identity]
-    try:
-        pos = cpsat.possible(p, f.fixed, f.allowed, p.exchange_chance, subset, seen_hands, seen_chars)
-    except cpsat.CpSatTimeout:
-        return None
-    if est is None:
+    pos = cpsat.possible(p, f.fixed, f.allowed, p.exchange_chance, subset, seen_hands, seen_chars,
+                         outer_hands, outer_chars)
+    if est is None and marginals:
+        sol = bound
+    elif est is None:
         sol = Solution(status="ok", exact=False, filtered=f, method="sample")
     else:
         sol = _from_flow(f, est.result)
@@ -834,6 +847,7 @@ def _sampled(f: Filtered, subset: Sequence[int] | None, marginals: bool) -> Solu
         sol.samples = est.deals
     sol.approximate = sorted(set(sol.approximate) | set(pos.approximate))
     sol.certain = cpsat.certain(p, pos)
+    sol.undecided = cpsat.undecided(p, pos)
     return sol
 
 
@@ -977,7 +991,9 @@ def _summary(sol: Solution) -> dict[str, Any]:
         "board": {"ring": f.ring, "face_up": list(f.face), "token": f.token, "first_move": not f.moved}
         if f.ring is not None
         else None,
-    } | ({"error_95": _r(sol.error), "samples": sol.samples} if sol.method == "sample" else {})
+    } | ({"error_95": _r(sol.error), "samples": sol.samples} if sol.method == "sample" else {}) | (
+        {"undecided": sol.undecided} if sol.undecided is not None else {}
+    )
 
 
 def certain_facts(

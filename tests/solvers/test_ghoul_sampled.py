@@ -139,3 +139,83 @@ def test_an_explanation_whose_weakened_log_has_no_entries_is_sampled_without_err
     ex = ghoul_explainer(config, log)
     assert ex.facts
     assert all(ex.why(f) is not None for f in ex.facts)
+
+
+def _benchmark_positions(players: int, mask: bool, support: bool, games: int):
+    """The positions of ``benchmarks/ghoul.py``'s solve figures (every 3rd decision of seeded
+    random games, the seat to move's log): (game, step, state, config, log)."""
+    seed = 77 * players
+    rng = Rng(seed)
+    for g in range(games):
+        s = new_game(GhoulConfig(players=players, mask=mask, support=support), seed + g)
+        obs = [ObservationLog(i) for i in range(players)]
+        step = 0
+        while not is_over(s):
+            if step % 3 == 0:
+                seat = step % players
+                obs[seat].update(view(s, seat, obs[seat].since)["events"])
+                yield g, step, s, obs[seat].config, obs[seat].entries()
+            s = apply(s, rng.choice(legal_actions(s)))
+            step += 1
+
+
+@pytest.mark.parametrize("step", [30, 33])
+def test_positions_that_fell_to_the_bound_get_complete_certain_facts(step):
+    """Two positions of the benchmark (8 players with Masks, third game) where a CP-SAT check
+    passed its cap and the answer fell to the bound (certain facts possibly incomplete). Now
+    the per-player bound proves what it can and CP-SAT the rest: sampled, nothing undecided, and
+    the same facts as CP-SAT alone (no outer bound, no sampled worlds, a generous budget)."""
+    from solvers.ghoul import cpsat
+
+    _g, _step, state, config, log = next(
+        p for p in _benchmark_positions(8, True, False, 3) if p[0] == 2 and p[1] == step)
+    out = solve(config, log, advice=False)
+    assert out["method"] == "sample"
+    assert out["undecided"] == []
+    _true_in(state, out["certain"], config)
+    problem = build_problem(config, log)
+    f = filter_log(problem)
+    alone = cpsat.possible(problem, f.fixed, f.allowed, problem.exchange_chance, budget=200.0, time_cap=50.0)
+    assert alone.undecided == []
+    assert cpsat.certain(problem, alone) == out["certain"]
+
+
+def test_a_fact_cp_sat_cannot_settle_is_listed_as_undecided_and_never_claimed(monkeypatch):
+    """With no CP-SAT time at all, the facts between the sampled worlds and the per-player bound
+    stay open: each is listed in ``undecided`` and left out of ``certain`` (which keeps the bound's
+    facts, all true), never stated as certain."""
+    from solvers.ghoul import cpsat
+
+    _g, _step, state, config, log = next(
+        p for p in _benchmark_positions(7, True, False, 3) if p[0] == 2 and p[1] == 3)
+    full = solve(config, log, advice=False)
+    assert full["method"] == "sample" and full["undecided"] == []
+    monkeypatch.setattr(cpsat, "BUDGET", 0.0)
+    out = solve(config, log, advice=False)
+    assert out["method"] == "sample" and out["undecided"]
+    _true_in(state, out["certain"], config)
+    for u in out["undecided"]:
+        # Not claimed; the claim it would make is at most what the sampled worlds allow (it may
+        # be true or not: the complete facts tell).
+        mine, whole = out["certain"][u["player"]], full["certain"][u["player"]]
+        if u["fact"] == "has":
+            assert mine["has"].get(u["suit"], 0) < u["count"] and whole["has"].get(u["suit"], 0) <= u["count"]
+        elif u["fact"] == "at_most":
+            assert mine["at_most"][u["suit"]] > u["count"] and whole["at_most"][u["suit"]] >= u["count"]
+        else:
+            assert u["character"] not in mine["not_characters"]
+    from rich.console import Console
+
+    from tui.solve_report import print_ghoul
+
+    con = Console(record=True, width=200)
+    print_ghoul(out, con)
+    text = con.export_text()
+    assert f"except {len(out['undecided'])} undecided" in text
+    assert text.count("Undecided (CP-SAT ran out of time") == len(out["undecided"])
+    for name, facts in out["certain"].items():  # what is claimed is also in the complete facts
+        for s, k in facts["has"].items():
+            assert full["certain"][name]["has"].get(s, 0) >= k
+        for s, k in facts["at_most"].items():
+            assert full["certain"][name]["at_most"][s] <= k
+        assert set(facts["not_characters"]) <= set(full["certain"][name]["not_characters"])
