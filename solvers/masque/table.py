@@ -55,7 +55,11 @@ class TableError(ValueError):
 
 
 class TooMany(Exception):
-    """The belief outgrew MAX_STATES."""
+    """The belief outgrew MAX_STATES; ``entry`` is the log index of the note it could not follow."""
+
+    def __init__(self, entry: int = -1) -> None:
+        super().__init__(f"more than {MAX_STATES} states at note {entry}")
+        self.entry = entry
 
 
 # ------------------------------------------------------------------ counting the fillings
@@ -465,40 +469,50 @@ class TableModel:
     def holds(self) -> list[list[float]]:
         """P(player p holds at least one card of slot k), per player and slot."""
         out = [[0.0] * NS for _ in range(self.n)]
+        rows: dict[tuple, list[float]] = {}  # states that differ only in who holds a known card share rows
         for st, w in self.posterior():
             hands, seen, _aside = st
             for p in range(self.n):
+                mine = hands[p]
+                others = sorted(g for q, hand in enumerate(hands) if q != p for g in hand)
+                key = (mine, tuple(others))
+                if key not in rows:
+                    rows[key] = self._none_chance(mine, others)
+                row = rows[key]
                 sure = {self.seen_cards[j] // NR for j, loc in enumerate(seen) if loc == p}
-                sure |= {mk.bit_length() - 1 for mk, n in hands[p] if mk & (mk - 1) == 0}
-                others = [g for q, hand in enumerate(hands) if q != p for g in hand]
-                total = _ways(self.unseen, others, head=list(hands[p]))
                 for k in range(NS):
-                    bit = 1 << k
-                    if k in sure:
-                        out[p][k] += w
-                    elif any(mk & bit for mk, _ in hands[p]):
-                        # none of p's cards is of slot k: the same fillings with k struck from p's groups
-                        none = _ways(self.unseen, others, head=[(mk & ~bit, n) for mk, n in hands[p]]) / total
-                        out[p][k] += w * (1.0 - none)
+                    out[p][k] += w * (1.0 if k in sure else 1.0 - row[k])
         return out
+
+    def _none_chance(self, mine: Hand, others: list[Group]) -> list[float]:
+        """Per slot, the chance that none of the groups ``mine`` is of it (the others as they are):
+        the fillings with that slot struck from my groups, over all the fillings."""
+        total = _ways(self.unseen, others, head=list(mine))
+        row = []
+        for k in range(NS):
+            bit = 1 << k
+            if not any(mk & bit for mk, _ in mine):
+                row.append(1.0)
+            elif any(mk == bit for mk, _ in mine):
+                row.append(0.0)
+            else:
+                row.append(_ways(self.unseen, others, head=[(mk & ~bit, n) for mk, n in mine]) / total)
+        return row
 
     def offer_values(self, target: int, gains: list[float]) -> list[float]:
         """Expected gain of naming each slot to ``target``: the card offered is uniform among the
         target's cards of that slot (else among all its cards), worth ``gains[slot]`` when I have
         never identified it and nothing when I have."""
         out = [0.0] * NS
+        cache: dict[tuple, list[tuple[tuple[int, ...], float]]] = {}
         for st, w in self.posterior():
             hands, seen, _aside = st
             held = [self.seen_cards[j] // NR for j, loc in enumerate(seen) if loc == target]
-            mine_groups = hands[target]
-            others = [g for q, hand in enumerate(hands) if q != target for g in hand]
-            total = _ways(self.unseen, others, head=list(mine_groups))
-            for combo in product(*[_splits(mk, n) for mk, n in mine_groups]):
-                mine = [sum(v[k] for v, _c in combo) for k in range(NS)]
-                fixed = [(1 << k, x) for v, _c in combo for k, x in enumerate(v) if x]
-                f = _ways(self.unseen, others, head=fixed) / total
-                if f <= 0.0:
-                    continue
+            others = sorted(g for q, hand in enumerate(hands) if q != target for g in hand)
+            key = (hands[target], tuple(others))
+            if key not in cache:
+                cache[key] = self._hand_split(hands[target], others)
+            for mine, f in cache[key]:
                 size = sum(mine) + len(held)
                 if size == 0:
                     continue
@@ -507,6 +521,30 @@ class TableModel:
                     cnt = mine[k] + held.count(k)
                     out[k] += w * f * (mine[k] / cnt * gains[k] if cnt else anyv)
         return out
+
+    def _hand_split(self, mine: Hand, others: list[Group]) -> list[tuple[tuple[int, ...], float]]:
+        """Every split by slot of the unseen cards of the groups ``mine`` (the others as they are), with
+        its chance: the groups' splits summed by their total (each weighs 1 / its parts' factorials),
+        times the fillings of the rest with that total fixed."""
+        sums: dict[tuple[int, ...], float] = {(0,) * NS: 1.0}
+        for mk, n in mine:
+            nxt: dict[tuple[int, ...], float] = {}
+            for v0, c0 in sums.items():
+                for v, c in _splits(mk, n):
+                    t = tuple(a + b for a, b in zip(v0, v, strict=True))
+                    nxt[t] = nxt.get(t, 0.0) + c0 * c
+            sums = nxt
+        total = _ways(self.unseen, others, head=list(mine))
+        out = []
+        for v, c in sums.items():
+            fix = 1.0
+            for x in v:
+                fix *= factorial(x)
+            f = c * fix * _ways(self.unseen, others, head=[(1 << k, x) for k, x in enumerate(v) if x]) / total
+            if f > 0.0:
+                out.append((v, f))
+        return out
+
 
 def _put(t: tuple, i: int, v: object) -> tuple:
     return (*t[:i], v, *t[i + 1:])
@@ -528,80 +566,87 @@ def replay(players: list[str], me: str, red_death: int, log: list[dict]) -> Tabl
     """The table model after every note of ``log`` (already checked by ``read_input``).
 
     Raises :class:`TableError` naming the first note that no arrangement of the Rumor cards fits,
-    and :class:`TooMany` when the belief grows past ``MAX_STATES``."""
-    from solvers.masque.solver import parse_card
-
+    and :class:`TooMany` (with the note's index) when the belief grows past ``MAX_STATES``."""
     m = TableModel(players, players.index(me), red_death)
-    mi = m.me
     prev: dict | None = None  # the last look or give, for a Swindle's second look and Confidant's take
     for i, e in enumerate(log):
-        t = e.get("type")
-        if (t == "rumor" and not e.get("from")) or t == "hand":
-            cards = [e["card"]] if t == "rumor" else list(e.get("cards") or [])
-            for c in cards:
-                k, x = parse_card(c, "note")
-                card = k * NR + x
-                if m.seen.get(card) is not None and m._holder(card) == mi:
-                    continue
-                if not m.my_draw(card):
-                    raise TableError(i, f"You cannot have drawn {card_name(card)}: by the notes, "
-                                        f"{players[m._holder(card)]} holds it.")
-                if not m.states:
-                    raise TableError(i, f"You cannot have drawn {card_name(card)}: by the notes, "
-                                        "no Gossip card is left in the deck.")
-        elif t == "draw":
-            p = players.index(e["by"])
-            m.draw(p)
-            if not m.states:
-                raise TableError(i, f"{players[p]} cannot have drawn a Gossip card: by the notes, "
-                                    "none is left in the deck.")
-        elif t == "count":
-            p = players.index(e["player"])
-            n = e["cards"]
-            if p == mi and n != m.sizes[p]:
-                raise TableError(i, f"By your notes you hold {_plural(m.sizes[p], 'Rumor card')}, not {n}: "
-                                    "note the cards you drew or lost instead.")
-            if not m.count(p, n):
-                raise TableError(i, f"By the notes {players[p]} holds at least {_plural(m.sizes[p], 'Rumor card')}; "
-                                    f"{n} is too few.")
-            if not m.states:
-                raise TableError(i, f"{players[p]} cannot hold {n} Rumor cards: not enough Gossip cards are left.")
-        elif t == "ask":
-            by, target = players.index(e["by"]), players.index(e["target"])
-            k = e["slot"] if isinstance(e["slot"], int) else SLOTS.index(str(e["slot"]).strip())
-            card = None
-            if e.get("card") is not None:
-                ck, cx = parse_card(e["card"], "note")
-                card = ck * NR + cx
-            elif mi in (by, target):
-                raise TableError(i, "When you ask or are asked, the note names the card that changed hands "
-                                    "or was shown.")
-            take = e.get("how", "look") == "take"
-            second = bool(e.get("second")) and prev is not None and prev.get("by") == e["by"] \
-                and prev.get("target") == e["target"]
-            size = m.sizes[target]
-            m.ask(by, target, k, bool(e["matched"]), int(e.get("offered", 1)), take, card, second)
-            if not m.states:
-                raise TableError(i, _ask_problem(players, by, target, k, e, size, card, mi))
-        elif t == "give":
-            by, target = players.index(e["by"]), players.index(e["target"])
-            card = None
-            if e.get("card") is not None:
-                ck, cx = parse_card(e["card"], "note")
-                card = ck * NR + cx
-            elif mi in (by, target):
-                raise TableError(i, "When you give or are given a card, the note names it.")
-            size = m.sizes[by]
-            m.give(by, target, card)
-            if not m.states:
-                what = card_name(card) if card is not None else "a Rumor card"
-                why = "holds no Rumor card" if size == 0 else "cannot hold that card by the notes"
-                raise TableError(i, f"{players[by]} cannot have given {what}: {players[by]} {why}.")
-        if t in ("ask", "give") and not (t == "ask" and e.get("how") == "take"):
-            prev = e
-        else:
-            prev = None
+        try:
+            prev = _note(m, players, i, e, prev)
+        except TooMany as err:
+            raise TooMany(i) from err
     return m
+
+
+def _note(m: TableModel, players: list[str], i: int, e: dict, prev: dict | None) -> dict | None:
+    """Apply one note to the model; returns the note a following second ask refers to (or None)."""
+    from solvers.masque.solver import parse_card
+
+    mi = m.me
+    t = e.get("type")
+    if (t == "rumor" and not e.get("from")) or t == "hand":
+        cards = [e["card"]] if t == "rumor" else list(e.get("cards") or [])
+        for c in cards:
+            k, x = parse_card(c, "note")
+            card = k * NR + x
+            if m.seen.get(card) is not None and m._holder(card) == mi:
+                continue
+            if not m.my_draw(card):
+                raise TableError(i, f"You cannot have drawn {card_name(card)}: by the notes, "
+                                    f"{players[m._holder(card)]} holds it.")
+            if not m.states:
+                raise TableError(i, f"You cannot have drawn {card_name(card)}: by the notes, "
+                                    "no Gossip card is left in the deck.")
+    elif t == "draw":
+        p = players.index(e["by"])
+        m.draw(p)
+        if not m.states:
+            raise TableError(i, f"{players[p]} cannot have drawn a Gossip card: by the notes, "
+                                "none is left in the deck.")
+    elif t == "count":
+        p = players.index(e["player"])
+        n = e["cards"]
+        if p == mi and n != m.sizes[p]:
+            raise TableError(i, f"By your notes you hold {_plural(m.sizes[p], 'Rumor card')}, not {n}: "
+                                "note the cards you drew or lost instead.")
+        if not m.count(p, n):
+            raise TableError(i, f"By the notes {players[p]} holds at least {_plural(m.sizes[p], 'Rumor card')}; "
+                                f"{n} is too few.")
+        if not m.states:
+            raise TableError(i, f"{players[p]} cannot hold {n} Rumor cards: not enough Gossip cards are left.")
+    elif t == "ask":
+        by, target = players.index(e["by"]), players.index(e["target"])
+        k = e["slot"] if isinstance(e["slot"], int) else SLOTS.index(str(e["slot"]).strip())
+        card = None
+        if e.get("card") is not None:
+            ck, cx = parse_card(e["card"], "note")
+            card = ck * NR + cx
+        elif mi in (by, target):
+            raise TableError(i, "When you ask or are asked, the note names the card that changed hands "
+                                "or was shown.")
+        take = e.get("how", "look") == "take"
+        second = bool(e.get("second")) and prev is not None and prev.get("by") == e["by"] \
+            and prev.get("target") == e["target"]
+        size = m.sizes[target]
+        m.ask(by, target, k, bool(e["matched"]), int(e.get("offered", 1)), take, card, second)
+        if not m.states:
+            raise TableError(i, _ask_problem(players, by, target, k, e, size, card, mi))
+    elif t == "give":
+        by, target = players.index(e["by"]), players.index(e["target"])
+        card = None
+        if e.get("card") is not None:
+            ck, cx = parse_card(e["card"], "note")
+            card = ck * NR + cx
+        elif mi in (by, target):
+            raise TableError(i, "When you give or are given a card, the note names it.")
+        size = m.sizes[by]
+        m.give(by, target, card)
+        if not m.states:
+            what = card_name(card) if card is not None else "a Rumor card"
+            why = "holds no Rumor card" if size == 0 else "cannot hold that card by the notes"
+            raise TableError(i, f"{players[by]} cannot have given {what}: {players[by]} {why}.")
+    if t in ("ask", "give") and not (t == "ask" and e.get("how") == "take"):
+        return e
+    return None
 
 
 def _ask_problem(players: list[str], by: int, target: int, k: int, e: dict, size: int, card: int | None,
