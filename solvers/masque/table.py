@@ -230,6 +230,8 @@ class TableModel:
         self.seen_cards: list[int] = []
         self.unseen = tuple([NR - red_death] * NS)  # per slot, the Gossip cards I have never identified
         self.states: dict[State, float] = {(((),) * self.n, (), None): 1.0}
+        self._memo: dict[tuple, list[tuple[tuple[int, ...], float]]] = {}  # see _split_of
+        self._post: tuple[dict, list[tuple[State, float]]] | None = None  # the states it was computed for
 
     # ------------------------------------------------------------------ helpers
 
@@ -276,6 +278,11 @@ class TableModel:
 
     def posterior(self) -> list[tuple[State, float]]:
         """Each state (its set-aside card back in its hand) with its chance: weight times fillings."""
+        if self._post is None or self._post[0] is not self.states:
+            self._post = (self.states, self._posterior())
+        return self._post[1]
+
+    def _posterior(self) -> list[tuple[State, float]]:
         merged: dict[State, float] = {}
         for st, w in self.states.items():
             key, mult = self._restore(st)
@@ -469,50 +476,25 @@ class TableModel:
     def holds(self) -> list[list[float]]:
         """P(player p holds at least one card of slot k), per player and slot."""
         out = [[0.0] * NS for _ in range(self.n)]
-        rows: dict[tuple, list[float]] = {}  # states that differ only in who holds a known card share rows
         for st, w in self.posterior():
             hands, seen, _aside = st
             for p in range(self.n):
-                mine = hands[p]
-                others = sorted(g for q, hand in enumerate(hands) if q != p for g in hand)
-                key = (mine, tuple(others))
-                if key not in rows:
-                    rows[key] = self._none_chance(mine, others)
-                row = rows[key]
                 sure = {self.seen_cards[j] // NR for j, loc in enumerate(seen) if loc == p}
-                for k in range(NS):
-                    out[p][k] += w * (1.0 if k in sure else 1.0 - row[k])
+                for v, f in self._split_of(hands, p):
+                    for k in range(NS):
+                        if k in sure or v[k]:
+                            out[p][k] += w * f
         return out
-
-    def _none_chance(self, mine: Hand, others: list[Group]) -> list[float]:
-        """Per slot, the chance that none of the groups ``mine`` is of it (the others as they are):
-        the fillings with that slot struck from my groups, over all the fillings."""
-        total = _ways(self.unseen, others, head=list(mine))
-        row = []
-        for k in range(NS):
-            bit = 1 << k
-            if not any(mk & bit for mk, _ in mine):
-                row.append(1.0)
-            elif any(mk == bit for mk, _ in mine):
-                row.append(0.0)
-            else:
-                row.append(_ways(self.unseen, others, head=[(mk & ~bit, n) for mk, n in mine]) / total)
-        return row
 
     def offer_values(self, target: int, gains: list[float]) -> list[float]:
         """Expected gain of naming each slot to ``target``: the card offered is uniform among the
         target's cards of that slot (else among all its cards), worth ``gains[slot]`` when I have
         never identified it and nothing when I have."""
         out = [0.0] * NS
-        cache: dict[tuple, list[tuple[tuple[int, ...], float]]] = {}
         for st, w in self.posterior():
             hands, seen, _aside = st
             held = [self.seen_cards[j] // NR for j, loc in enumerate(seen) if loc == target]
-            others = sorted(g for q, hand in enumerate(hands) if q != target for g in hand)
-            key = (hands[target], tuple(others))
-            if key not in cache:
-                cache[key] = self._hand_split(hands[target], others)
-            for mine, f in cache[key]:
+            for mine, f in self._split_of(hands, target):
                 size = sum(mine) + len(held)
                 if size == 0:
                     continue
@@ -521,6 +503,15 @@ class TableModel:
                     cnt = mine[k] + held.count(k)
                     out[k] += w * f * (mine[k] / cnt * gains[k] if cnt else anyv)
         return out
+
+    def _split_of(self, hands: tuple[Hand, ...], p: int) -> list[tuple[tuple[int, ...], float]]:
+        """The split by slot of p's unseen cards in one state, with its chance (shared by ``holds`` and
+        ``offer_values``, and by the states that differ only elsewhere)."""
+        others = tuple(sorted(g for q, hand in enumerate(hands) if q != p for g in hand))
+        key = (self.unseen, hands[p], others)
+        if key not in self._memo:
+            self._memo[key] = self._hand_split(hands[p], list(others))
+        return self._memo[key]
 
     def _hand_split(self, mine: Hand, others: list[Group]) -> list[tuple[tuple[int, ...], float]]:
         """Every split by slot of the unseen cards of the groups ``mine`` (the others as they are), with
