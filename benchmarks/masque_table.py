@@ -27,12 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Rng, derive_seed  # noqa: E402
-from engine.masque import MasqueConfig, apply, legal_actions, new_game, view  # noqa: E402
-from engine.masque.game import MOVE, PLAN  # noqa: E402
-from solvers.masque.observations import log_from_events  # noqa: E402
-from solvers.masque.solver import solve  # noqa: E402
-from solvers.table import Table  # noqa: E402
+from engine.core import Rng, derive_seed
+from engine.masque import MasqueConfig, apply, legal_actions, new_game, view
+from engine.masque.game import MOVE, PLAN
+from solvers.masque.observations import log_from_events
+from solvers.masque.solver import solve
+from solvers.table import Table
 
 
 def random_positions(games: int = 30) -> list[tuple[dict, list[dict]]]:

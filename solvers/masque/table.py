@@ -114,7 +114,7 @@ def _rest(left: int) -> float:
     return out
 
 
-@lru_cache(maxsize=500_000)
+@lru_cache(maxsize=100_000)
 def _core(left: int, groups: tuple[Group, ...]) -> float:
     """Sum over the splits of the restricted ``groups`` (from the unseen cards ``left`` per slot,
     packed) of 1 / (the factorials of every part and of what is left for the free cards)."""
