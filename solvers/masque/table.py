@@ -525,16 +525,26 @@ class TableModel:
                     t = tuple(a + b for a, b in zip(v0, v, strict=True))
                     nxt[t] = nxt.get(t, 0.0) + c0 * c
             sums = nxt
-        total = _ways(self.unseen, others, head=list(mine))
+        # with p's cards fixed by slot, what changes between splits is only what they leave of each
+        # slot for the others: the others' factors (their singles, pooled groups, the deck) are common
+        left = list(self.unseen)
+        pooled: dict[int, int] = {}
+        for mk, n in others:
+            if mk & (mk - 1) == 0:
+                left[mk.bit_length() - 1] -= n
+            elif mk != FULL:
+                pooled[mk] = pooled.get(mk, 0) + n
+        tail = tuple(sorted(pooled.items()))
         out = []
         for v, c in sums.items():
-            fix = 1.0
-            for x in v:
-                fix *= factorial(x)
-            f = c * fix * _ways(self.unseen, others, head=[(1 << k, x) for k, x in enumerate(v) if x]) / total
+            rest = [a - b for a, b in zip(left, v, strict=True)]
+            if min(rest) < 0:
+                continue
+            f = c * _core(_pack(rest), tail)
             if f > 0.0:
                 out.append((v, f))
-        return out
+        total = sum(f for _, f in out)  # the splits are every way p's groups can be: they add up to all fillings
+        return [(v, f / total) for v, f in out]
 
 
 def _put(t: tuple, i: int, v: object) -> tuple:
