@@ -1,4 +1,7 @@
-"""Who holds which time slots: an exact belief over the Rumor hands at a Masque table, for one seat.
+"""The test oracle: the Masque table model as it was before issue 23's groups (every hand a note touches
+is split by slot), kept unchanged so tests can check the grouped model gives the same belief.
+
+Who holds which time slots: an exact belief over the Rumor hands at a Masque table, for one seat.
 
 The table model is on when the config says ``"table": true`` (with ``players`` in seat order and
 ``me``). Its notes are the observation language of ``docs/masque.md``: my draws (``rumor``), other
