@@ -1,9 +1,11 @@
 """The Masque table model: who can hold which time slot, from draws, asks and gifts.
 
 The exact belief is checked against a brute force over the physical Gossip cards (every deck
-order and every random pick of an offered card) on small tables; impossible notes are refused with
-one sentence; the ask advice uses the target's real Rumor hand; and random engine games fed to the
-assistant's notes never make a false certainty (a sample here, a sweep with ``-m soak``).
+order and every random pick of an offered card) on small tables, and against the model it replaced
+(``masque_table_reference``: every hand split by slot) on longer scripts and bot games; impossible
+notes are refused with one sentence; the ask advice uses the target's real Rumor hand; and random
+engine games fed to the assistant's notes never make a false certainty (a sample here, a sweep with
+``-m soak``).
 """
 
 from __future__ import annotations
