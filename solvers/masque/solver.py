@@ -448,7 +448,7 @@ def solve(config: dict, log: list[dict]) -> dict:
         entries, message = bad
         return {"status": "contradiction", "conflict": entries, "message": message}
     r = know.red_death
-    table_out, model = None, None
+    table_out, model, stopped = None, None, -1
     if opts["table"]:
         from solvers.masque.table import TableError, TooMany, replay
 
@@ -456,8 +456,8 @@ def solve(config: dict, log: list[dict]) -> dict:
             model = replay(opts["players"], opts["me"], r, log)
         except TableError as err:
             return {"status": "contradiction", "conflict": [err.entry], "message": str(err)}
-        except TooMany:
-            model = None
+        except TooMany as err:
+            model, stopped = None, err.entry
     safe, deadly = know.masks()
     p = death_table(safe, deadly, r)
     starts = opts["starts"]
@@ -471,7 +471,7 @@ def solve(config: dict, log: list[dict]) -> dict:
                 if a["target"] == opts["target"] and a["matched"] is not None}
     hand = opts["hand"]
     if opts["table"]:
-        table_out = _table_json(opts, model, gains, m, log, r)
+        table_out = _table_json(opts, model, gains, m, log, r, stopped)
         if opts["target"] in opts["players"] and not opts["hand_given"]:
             hand = table_out["players"][opts["players"].index(opts["target"])]["cards"]
     values = ask_values(gains, m, hand, soft)
@@ -498,8 +498,11 @@ def solve(config: dict, log: list[dict]) -> dict:
     }
 
 
-def _table_json(opts: dict, model: object, gains: list[float], m: list[int], log: list[dict], r: int) -> dict:
-    """Per player: Rumor hand size, the chance of holding a card of each slot, and the slot to name."""
+def _table_json(opts: dict, model: object, gains: list[float], m: list[int], log: list[dict], r: int,
+                stopped: int = -1) -> dict:
+    """Per player: Rumor hand size, the chance of holding a card of each slot, and the slot to name.
+    Not exact (``stopped``: the note the model could not follow): no chances at all (never a false
+    certainty), the message says so and names the note."""
     from solvers.masque.table import TableModel, hand_sizes
 
     players: list[str] = opts["players"]
@@ -521,6 +524,8 @@ def _table_json(opts: dict, model: object, gains: list[float], m: list[int], log
         rows.append(row)
     out: dict = {"exact": exact, "players": rows, "states": len(model.states) if isinstance(model, TableModel) else 0}
     if not exact:
-        out["message"] = ("Too many ways the Rumor hands could be split to follow exactly; the hand sizes and "
-                          "the advice from them stand.")
+        out["stopped_at"] = stopped
+        out["message"] = (f"Not exact: from entry #{stopped + 1} on there are too many ways the Rumor hands could "
+                          "be split to follow, so the chances by slot are left out; the hand sizes are exact and "
+                          "the advice comes from them alone.")
     return out

@@ -138,3 +138,16 @@ async def test_the_table_note_dialog_cancels_three_ways_and_changes_nothing():
 
         await cancel_three_ways(pilot, open_note, "#mt-dlg-cancel", state)
         assert app.screen is table
+
+
+def test_the_table_view_says_when_the_belief_is_not_exact(monkeypatch):
+    """Past the state limit the view shows no chances and says from which entry and what is left out."""
+    import solvers.masque.table as table_module
+    from solvers.masque.solver import solve
+    from tui.masque.table import table_text
+
+    monkeypatch.setattr(table_module, "MAX_STATES", 0)
+    text = table_text(solve(CONFIG, LOG), wide=True, slot="12:30").plain
+    assert "Not exact: from entry #1 on" in text and "chances by slot are left out" in text
+    ann = next(line for line in text.splitlines() if line.startswith("Ann"))
+    assert ann.split()[2:8] == ["?"] * 6 and "Who can hold a 12:30 card" not in text
