@@ -196,12 +196,15 @@ def assist(
 
 
 ISMCTS_BOTS = ("ismcts", "ismcts-uniform")  # OpenSpiel's ISMCTS (solvers/openspiel/arena.py)
+# OpenSpiel's ISMCTSBot spends its first simulation expanding the root and fails an assertion when
+# that is all it has: 2 is its least budget (solvers.openspiel.arena.MIN_SIMS, which imports pyspiel).
+ISMCTS_MIN_SIMS = 2
 
 
 def _openspiel_run(game: str, sims: int):
     """The OpenSpiel arena's simulate, or one line saying what is missing."""
-    if sims < 1:
-        _fail("--ismcts-sims must be at least 1.")
+    if sims < ISMCTS_MIN_SIMS:
+        _fail(f"--ismcts-sims must be at least {ISMCTS_MIN_SIMS} (ISMCTS's first simulation only expands the root).")
     try:
         from solvers.openspiel.arena import check_game
         from solvers.openspiel.arena import simulate as run_os
@@ -329,8 +332,8 @@ def duel(
     _check_game(game, simulable(game), "simulable")
     if max_games < 1:
         _fail("--max-games must be at least 1.")
-    if ismcts_sims < 1:
-        _fail("--ismcts-sims must be at least 1.")
+    if ismcts_sims < ISMCTS_MIN_SIMS:
+        _fail(f"--ismcts-sims must be at least {ISMCTS_MIN_SIMS} (ISMCTS's first simulation only expands the root).")
     config = _config(game, "red-keep", players, False, option)
     a, b = _bot_list(game, f"{bot_a},{bot_b}", 2, "", extra=ISMCTS_BOTS)
     if a in ISMCTS_BOTS or b in ISMCTS_BOTS:

@@ -22,6 +22,10 @@ from solvers.openspiel.games import config_of, load, table_for
 from solvers.openspiel.resample import RESAMPLED, NoResampler, Resampler
 
 ISMCTS_BOTS = {"ismcts": "exact", "ismcts-uniform": "uniform"}
+# ISMCTSBot's first simulation only expands the root (no child is visited) and one simulation fails
+# its assertion; with at most (legal actions + 1) every visited child has one visit and the move is
+# uniform among them.
+MIN_SIMS = 2
 ISMCTS_HELP = {
     "ismcts": "OpenSpiel's ISMCTS; worlds drawn from the seat's solver posterior (the strong bot's belief)",
     "ismcts-uniform": "OpenSpiel's ISMCTS; worlds dealt uniformly within what the seat knows for certain",
@@ -40,6 +44,8 @@ def check_game(game_id: str) -> None:
 
 class _IsmctsSeat:
     def __init__(self, game: Any, mode: str, seed: int, sims: int) -> None:
+        if sims < MIN_SIMS:
+            raise ValueError(f"ISMCTS needs at least {MIN_SIMS} simulations per move, not {sims}.")
         rs = np.random.RandomState(derive_seed(seed, "ismcts") & 0xFFFFFFFF)
         evaluator = mcts.RandomRolloutEvaluator(1, rs)
         self.bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=sims, random_state=rs,

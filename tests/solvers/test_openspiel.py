@@ -382,6 +382,27 @@ def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
     assert done.exit_code != 0 and "--ismcts-sims" in done.output and "Traceback" not in done.output
 
 
+def test_one_ismcts_simulation_is_refused_in_a_line_and_two_play():
+    """ISMCTSBot's first simulation only expands the root: at 1 it failed an assertion (a traceback)."""
+    pytest.importorskip("pyspiel")
+    from typer.testing import CliRunner
+
+    from solvers.openspiel.arena import MIN_SIMS, play_one
+    from tui.cli import ISMCTS_MIN_SIMS, app
+
+    assert ISMCTS_MIN_SIMS == MIN_SIMS == 2
+    for args in (["simulate", "mascarade", "--games", "1", "--bots", "strong,ismcts"],
+                 ["duel", "strong", "ismcts", "--game", "mascarade", "--max-games", "2"]):
+        done = CliRunner().invoke(app, [*args, "--ismcts-sims", "1"])
+        assert done.exit_code != 0 and "at least 2" in done.output, done.output
+        assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    config = get_game("mascarade").config_from_json({"players": 4})
+    with pytest.raises(ValueError, match="at least 2"):
+        play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=1)
+    winners, _reason, moves = play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=2)
+    assert moves > 0
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_openspiel_player_counts_are_the_engines(game):
     """limits.toml's player range is exactly what the engine's config accepts."""
