@@ -399,8 +399,28 @@ def test_one_ismcts_simulation_is_refused_in_a_line_and_two_play():
     config = get_game("mascarade").config_from_json({"players": 4})
     with pytest.raises(ValueError, match="at least 2"):
         play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=1)
-    winners, _reason, moves = play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=2)
+    _winners, _reason, moves = play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=2)
     assert moves > 0
+
+
+@pytest.mark.parametrize("game", ["mascarade", "ghoul"])
+def test_a_rollout_cap_changes_no_move_where_rollouts_cannot_matter(game):
+    """At 2 simulations ISMCTS's move is uniform over the one child it visits, whatever the rollout
+    returns: capping rollouts (their own RNG) must give the very same game, only sooner."""
+    pytest.importorskip("pyspiel")
+    from solvers.openspiel.arena import _IsmctsSeat, play_one
+    from solvers.openspiel.games import load
+
+    config = get_game(game).config_from_json({"players": 4})
+    seats = ["strong", "ismcts", "random", "ismcts-uniform"]
+    full = play_one(game, config, seats, 5, sims=2)
+    assert play_one(game, config, seats, 5, sims=2, rollout_cap=1) == full
+    seat = _IsmctsSeat(load(game, 4), "exact", 1, 4, rollout_cap=3)
+    assert seat.bot._evaluator.max_length == 3
+    state = load(game, 4).new_initial_state()
+    assert list(seat.bot._evaluator.evaluate(state)) == [0.0] * 4  # 3 steps in: nobody has won
+    with pytest.raises(ValueError, match="rollout cap"):
+        _IsmctsSeat(load(game, 4), "exact", 1, 4, rollout_cap=0)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
