@@ -200,12 +200,15 @@ ISMCTS_BOTS = ("ismcts", "ismcts-uniform")  # OpenSpiel's ISMCTS (solvers/opensp
 WORKERS_HELP = "Local processes playing games at once (default: every local core); the same result for any."
 RAY_HELP = ("Play on a Ray cluster: HOST:PORT, ray://HOST:PORT, 'auto', or 'local' to start one here with this "
             "machine's cores (the [ray] extra). The same result as on processes.")
+# OpenSpiel's ISMCTSBot spends its first simulation expanding the root and fails an assertion when
+# that is all it has: 2 is its least budget (solvers.openspiel.arena.MIN_SIMS, which imports pyspiel).
+ISMCTS_MIN_SIMS = 2
 
 
 def _check_openspiel(game: str, sims: int) -> None:
     """One line if the ismcts bots cannot play: OpenSpiel missing, no resampler for the game, or bad --ismcts-sims."""
-    if sims < 1:
-        _fail("--ismcts-sims must be at least 1.")
+    if sims < ISMCTS_MIN_SIMS:
+        _fail(f"--ismcts-sims must be at least {ISMCTS_MIN_SIMS} (ISMCTS's first simulation only expands the root).")
     try:
         from solvers.openspiel.arena import check_game
     except ModuleNotFoundError as e:

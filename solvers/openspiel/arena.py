@@ -22,6 +22,10 @@ from solvers.openspiel.games import load, table_for
 from solvers.openspiel.resample import RESAMPLED, NoResampler, Resampler
 
 ISMCTS_BOTS = {"ismcts": "exact", "ismcts-uniform": "uniform"}
+# ISMCTSBot's first simulation only expands the root (no child is visited) and one simulation fails
+# its assertion; with at most (legal actions + 1) every visited child has one visit and the move is
+# uniform among them.
+MIN_SIMS = 2
 ISMCTS_HELP = {
     "ismcts": "OpenSpiel's ISMCTS; worlds drawn from the seat's solver posterior (the strong bot's belief)",
     "ismcts-uniform": "OpenSpiel's ISMCTS; worlds dealt uniformly within what the seat knows for certain",
@@ -39,9 +43,19 @@ def check_game(game_id: str) -> None:
 
 
 class _IsmctsSeat:
-    def __init__(self, game: Any, mode: str, seed: int, sims: int) -> None:
+    """ISMCTSBot with random-rollout leaves; the rollouts draw from their own RNG (not the search's),
+    so a cap on their length changes their values and time, never the search's other draws."""
+
+    def __init__(self, game: Any, mode: str, seed: int, sims: int, rollout_cap: int | None = None) -> None:
+        if sims < MIN_SIMS:
+            raise ValueError(f"ISMCTS needs at least {MIN_SIMS} simulations per move, not {sims}.")
+        if rollout_cap is not None and rollout_cap < 1:
+            raise ValueError(f"A rollout cap is at least 1 step, not {rollout_cap}.")
         rs = np.random.RandomState(derive_seed(seed, "ismcts") & 0xFFFFFFFF)
-        evaluator = mcts.RandomRolloutEvaluator(1, rs)
+        # max_length counts chance steps too; a rollout stopped there is valued as returns() of an
+        # unfinished game: 0 for every seat, as at the length cap.
+        evaluator = mcts.RandomRolloutEvaluator(
+            1, np.random.RandomState(derive_seed(seed, "rollout") & 0xFFFFFFFF), max_length=rollout_cap)
         self.bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=sims, random_state=rs,
                                     allow_inconsistent_action_sets=True)
         self.bot.set_resampler(Resampler(mode, seed))
@@ -62,13 +76,17 @@ class _OurSeat:
 
 
 def play_one(game_id: str, config: Any, seats: list[str], seed: int, sims: int,
-             clock: dict[str, list[float]] | None = None) -> tuple[list[int], str, int]:
-    """One game; returns (winners, ending reason, decisions). ``clock[kind]`` gains seconds and moves."""
+             clock: dict[str, list[float]] | None = None,
+             rollout_cap: int | None = None) -> tuple[list[int], str, int]:
+    """One game; returns (winners, ending reason, decisions). ``clock[kind]`` gains seconds and moves.
+
+    ``rollout_cap``: ISMCTS's random rollouts stop after that many steps (chance steps included),
+    valued 0 for every seat; None plays them to the end."""
     game = load(game_id, config.players, _extra(config))
     players: list[Any] = []
     for i, kind in enumerate(seats):
         s = derive_seed(seed, "bot", i, kind)
-        players.append(_IsmctsSeat(game, ISMCTS_BOTS[kind], s, sims) if is_ismcts(kind)
+        players.append(_IsmctsSeat(game, ISMCTS_BOTS[kind], s, sims, rollout_cap) if is_ismcts(kind)
                        else _OurSeat(game_id, kind, i, s))
     chance = Rng(derive_seed(seed, "chance"))
     state = game.new_initial_state()

@@ -382,6 +382,47 @@ def test_simulate_cli_plays_ismcts_and_refuses_it_where_it_cannot():
     assert done.exit_code != 0 and "--ismcts-sims" in done.output and "Traceback" not in done.output
 
 
+def test_one_ismcts_simulation_is_refused_in_a_line_and_two_play():
+    """ISMCTSBot's first simulation only expands the root: at 1 it failed an assertion (a traceback)."""
+    pytest.importorskip("pyspiel")
+    from typer.testing import CliRunner
+
+    from solvers.openspiel.arena import MIN_SIMS, play_one
+    from tui.cli import ISMCTS_MIN_SIMS, app
+
+    assert ISMCTS_MIN_SIMS == MIN_SIMS == 2
+    for args in (["simulate", "mascarade", "--games", "1", "--bots", "strong,ismcts"],
+                 ["duel", "strong", "ismcts", "--game", "mascarade", "--max-games", "2"]):
+        done = CliRunner().invoke(app, [*args, "--ismcts-sims", "1"])
+        assert done.exit_code != 0 and "at least 2" in done.output, done.output
+        assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    config = get_game("mascarade").config_from_json({"players": 4})
+    with pytest.raises(ValueError, match="at least 2"):
+        play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=1)
+    _winners, _reason, moves = play_one("mascarade", config, ["strong", "ismcts", "strong", "ismcts"], 3, sims=2)
+    assert moves > 0
+
+
+@pytest.mark.parametrize("game", ["mascarade", "ghoul"])
+def test_a_rollout_cap_changes_no_move_where_rollouts_cannot_matter(game):
+    """At 2 simulations ISMCTS's move is uniform over the one child it visits, whatever the rollout
+    returns: capping rollouts (their own RNG) must give the very same game, only sooner."""
+    pytest.importorskip("pyspiel")
+    from solvers.openspiel.arena import _IsmctsSeat, play_one
+    from solvers.openspiel.games import load
+
+    config = get_game(game).config_from_json({"players": 4})
+    seats = ["strong", "ismcts", "random", "ismcts-uniform"]
+    full = play_one(game, config, seats, 5, sims=2)
+    assert play_one(game, config, seats, 5, sims=2, rollout_cap=1) == full
+    seat = _IsmctsSeat(load(game, 4), "exact", 1, 4, rollout_cap=3)
+    assert seat.bot._evaluator.max_length == 3
+    state = load(game, 4).new_initial_state()
+    assert list(seat.bot._evaluator.evaluate(state)) == [0.0] * 4  # 3 steps in: nobody has won
+    with pytest.raises(ValueError, match="rollout cap"):
+        _IsmctsSeat(load(game, 4), "exact", 1, 4, rollout_cap=0)
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_openspiel_player_counts_are_the_engines(game):
     """limits.toml's player range is exactly what the engine's config accepts."""
