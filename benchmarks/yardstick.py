@@ -186,7 +186,7 @@ def table(paths: list[Path]) -> str:
         sims = f"{s['sims']}" + (f" (rollouts capped at {s['cap']})" if s["cap"] else "")
         lines.append(f"| {s['game']} | {a} vs {b} | {sims} | {s['games']} | {cell[a]} | {cell[b]} | "
                      f"{s['score']:.3f} ({lo:.3f}-{hi:.3f}) | {s['ms'][a]:.1f} / {s['ms'][b]:.1f} ms |")
-    return "\n".join(lines + [""] + notes)
+    return "\n".join([*lines, "", *notes])
 
 
 def plan(folder: Path, jobs: int, games: int, seed: int, until: str | None, belief_sims: int) -> None:
