@@ -127,14 +127,21 @@ class ProcessRunner:
         self.pool.shutdown(cancel_futures=True)
 
 
-def _probe(address: str) -> None:
-    """Refuse an address that is not HOST:PORT (or ray://HOST:PORT) or that nothing answers on."""
+def _host_port(address: str) -> tuple[str, int]:
+    """HOST and PORT of a ``--ray`` address, or a one-line refusal (checked before Ray is imported,
+    so a mistyped address is named as such even where Ray is not installed)."""
     hostport = address.removeprefix("ray://")
     host, sep, port = hostport.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise RunnerError(f"--ray takes 'local', 'auto', HOST:PORT or ray://HOST:PORT, not {address!r}.")
+    return host, int(port)
+
+
+def _probe(address: str) -> None:
+    """Refuse an address that nothing answers on (Ray itself would wait for minutes)."""
+    host, port = _host_port(address)
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+        socket.create_connection((host.strip("[]"), port), timeout=PROBE_SECONDS).close()
     except (OSError, ValueError) as e:
         reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
         raise RunnerError(f"cannot reach the Ray cluster at {address}: {reason}.") from None
@@ -184,6 +191,8 @@ def make_runner(workers: int, ray: str | None = None) -> Runner:
         raise RunnerError(f"--workers {workers} is more than {WORKERS_PER_CORE} per core "
                           f"(this machine has {cores}); at most {WORKERS_PER_CORE * cores}.")
     if ray is not None:
+        if ray not in ("local", "auto"):
+            _host_port(ray)
         try:
             return RayRunner(ray)
         except ModuleNotFoundError:
