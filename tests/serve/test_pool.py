@@ -7,36 +7,15 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import time
 
 import asyncssh
 import pytest
 from sshterm import Term, serving_ssh
+from waits import gone, run, until
 
 from tui.serve.forkserver import ForkServer
 from tui.serve.pool import WarmPool
 from tui.serve.ssh import base_env, set_winsize
-
-
-def run(coro, timeout: float = 150.0):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
-
-
-async def until(test, timeout: float = 90.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or test}")
-        await asyncio.sleep(0.1)
-
-
-def gone(pid: int) -> bool:
-    """The process has ended (reaped, or a zombie waiting for the fork server to reap it)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
 
 
 def test_sessions_come_from_the_pool_which_refills_and_never_reuses_an_app():

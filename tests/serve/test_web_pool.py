@@ -22,34 +22,13 @@ import aiohttp
 import pyte
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
+from waits import alive, run, until
 
 from tui.serve import web
 from tui.serve.ssh import add_password, default_passwords_file
 from tui.serve.web import UserAppService, start_web_server
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(coro, timeout: float = 150.0):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
-
-
-async def until(test, timeout: float = 90.0, what: str = "") -> None:
-    """Wait for ``test()`` to hold (a condition the server reaches by itself), at most ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or test}")
-        await asyncio.sleep(0.05)
-
-
-def alive(pid: int) -> bool:
-    """Running (not ended, not a zombie waiting for the fork server to reap it)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
 
 
 class Page:
