@@ -10,7 +10,8 @@ seeds from ``--seed`` and the game's index), one JSON line per game appended to 
 with the same file skips the games already there, so a stopped run resumes. Stops at ``--games``
 or at the wall-clock time ``--until HH:MM`` (UTC), whichever comes first.
 
-``table FILE...``: the results table (markdown) of match files: games, each side's win rate over
+``table FILE...``: the results table (markdown) of match files (files of one match, played by
+several processes with ``--start``, are joined into one row): games, each side's win rate over
 its seat-games with a 95% Wilson interval, A's game score (1 when only A's seats win, 0 when
 only B's, 1/2 otherwise) with a 95% normal interval over games (the two seats of one game are not
 independent; the score's interval is the honest one), and CPU per move of each side.
@@ -115,12 +116,14 @@ def _deadline(until: str | None) -> float:
 
 
 def match(game: str, a: str, b: str, sims: int, games: int, seed: int, out: Path, until: str | None,
-          cap: int | None = None) -> None:
-    """Games of A against B appended to ``out`` (one JSON line each), resuming after the ones there."""
+          cap: int | None = None, start: int = 0) -> None:
+    """Games ``start``.. of A against B appended to ``out`` (one JSON line each), resuming after the
+    ones there. Two processes on one match take disjoint ranges (``--start``) and files; the table
+    of their files joined is the table of the whole match (each game's seed is its index's)."""
     done = len(_load(out))
     end = _deadline(until)
     with out.open("a") as f:
-        for g in range(done, games):
+        for g in range(start + done, games):
             if time.time() >= end:
                 print(f"{game} {a}:{b} stopped at the deadline after {g} games", flush=True)
                 return
@@ -170,10 +173,14 @@ def table(paths: list[Path]) -> str:
              "| CPU per move A / B |",
              "|---|---|---|---|---|---|---|---|"]
     notes = []
+    groups: dict[tuple, list[dict]] = {}
     for p in paths:
-        rows = _load(p)
-        if not rows:
-            continue
+        for r in _load(p):
+            groups.setdefault((r["game"], r["a"], r["b"], r["sims"], r.get("cap"), r["seed"]), []).append(r)
+    for rows in groups.values():
+        rows.sort(key=lambda r: r["index"])
+        if len({r["index"] for r in rows}) != len(rows):
+            raise SystemExit(f"{rows[0]['game']} {rows[0]['a']}:{rows[0]['b']}: a game index is in two files")
         s = summary(rows)
         notes.append(f"{s['game']} {s['a']} vs {s['b']}: {s['moves']:.0f} decisions per game, endings "
                      f"{dict(sorted(s['reasons'].items()))}")
@@ -239,6 +246,7 @@ def main() -> None:
     m.add_argument("--out", type=Path, required=True)
     m.add_argument("--until", help="stop at this UTC time, HH:MM")
     m.add_argument("--rollout-cap", type=int, help="ISMCTS rollouts stop after this many steps (valued 0)")
+    m.add_argument("--start", type=int, default=0, help="first game index (another process plays the ones before)")
     tb = sub.add_parser("table")
     tb.add_argument("files", nargs="+", type=Path)
     pl = sub.add_parser("plan")
@@ -257,7 +265,7 @@ def main() -> None:
             args.out.write_text(json.dumps(res, indent=1))
     elif args.what == "match":
         a, b = args.pair.split(":", 1)
-        match(args.game, a, b, args.sims, args.games, args.seed, args.out, args.until, args.rollout_cap)
+        match(args.game, a, b, args.sims, args.games, args.seed, args.out, args.until, args.rollout_cap, args.start)
     elif args.what == "table":
         print(table(args.files))
     else:

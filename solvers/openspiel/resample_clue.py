@@ -51,6 +51,9 @@ class Knowledge:
         self.entries = entries
         self.base: ClueSolution = sol
         self.names = obs.names
+        # Draws from one root share their first steps (the first open cards have few holders):
+        # each conditional solution is kept, keyed by the holders chosen so far.
+        self.memo: dict[tuple, ClueSolution] = {}
 
 
 def _cell_entries(sol: ClueSolution) -> list[dict]:
@@ -64,11 +67,15 @@ def _cell_entries(sol: ClueSolution) -> list[dict]:
     return out
 
 
-def sample_deal(config: dict, entries: list[dict], base: ClueSolution, rng: Rng) -> dict[str, str]:
-    """card -> holder name, an exact draw from the deals that fit ``entries`` (chain rule)."""
+def sample_deal(config: dict, entries: list[dict], base: ClueSolution, rng: Rng,
+                memo: dict[tuple, ClueSolution] | None = None) -> dict[str, str]:
+    """card -> holder name, an exact draw from the deals that fit ``entries`` (chain rule).
+
+    ``memo`` keeps the solutions met, keyed by the (card, holder) choices made before them."""
     fixed: dict[str, str] = {}
     extra: list[dict] = []
     sol = base
+    key: tuple = ()
     order = list(base.holders)
     while True:
         fixed.update(sol.certain)
@@ -85,14 +92,20 @@ def sample_deal(config: dict, entries: list[dict], base: ClueSolution, rng: Rng)
                 holder = h
                 break
         extra.append({"type": "reveal", "player": holder, "cards": [card]})
-        sol = solve(config, entries + extra)
+        key += ((card, holder),)
+        hit = memo.get(key) if memo is not None else None
+        if hit is None:
+            hit = solve(config, entries + extra)
+            if memo is not None:
+                memo[key] = hit
+        sol = hit
         if sol.status != "ok":  # cannot happen with exact marginals; a clear error if it ever does
             raise ValueError(f"no deal with {card} at {holder}: {sol.message}")
 
 
 def draw(k: Knowledge, st: Any, seat: int, rng: Rng) -> Any:
     """A copy of ``st`` with the deal and the unseen Plot cards redrawn for ``seat``."""
-    deal = sample_deal(k.config, k.entries, k.base, rng)
+    deal = sample_deal(k.config, k.entries, k.base, rng, k.memo)
     order = {c: i for i, c in enumerate(st.board.cards)}
     n = st.config.players
     s = st.copy()

@@ -25,12 +25,26 @@ class ActionTable:
             if key in self.ids:
                 raise ValueError(f"duplicate action in table: {a!r}")
             self.ids[key] = i
+        # Rollouts ask for ids millions of times: look the action up as it is, then check its
+        # element types; actions equal only up to True == 1 stay on the tagged path.
+        fast: dict[tuple, tuple[int, tuple[type, ...]]] = {}
+        clash = []
+        for i, a in enumerate(self.actions):
+            if a in fast:
+                clash.append(a)
+            fast[a] = (i, tuple(map(type, a)))
+        for a in clash:
+            fast.pop(a, None)
+        self._fast = fast
 
     def __len__(self) -> int:
         return len(self.actions)
 
     def id_of(self, action: Action) -> int:
         """The id of ``action``; KeyError names an action the table lacks (a bug in the table)."""
+        hit = self._fast.get(action)
+        if hit is not None and hit[1] == tuple(map(type, action)):
+            return hit[0]
         try:
             return self.ids[_key(action)]
         except KeyError:

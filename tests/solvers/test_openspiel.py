@@ -123,6 +123,52 @@ def _random_world(game: str, seed: int, steps: int, config=None):
     return w
 
 
+def _plain_string(w: World, seat: int) -> str:
+    """The information-state string encoded afresh from the seat's whole view (no cache)."""
+    out = json.dumps(w.spec.view(w.state, seat, 0), sort_keys=True, separators=(",", ":"), default=list)
+    if w.pending is not None:
+        out += f"|chance:{len(w.pend_out)}"
+        if w.spec.to_act(w.state) == seat:
+            out += "|did:" + json.dumps(list(w.pending), separators=(",", ":"))
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_kept_event_strings_equal_a_fresh_encoding_down_branching_lines(game):
+    """Each seat's encoded events are kept per log and extended (ISMCTS asks at every node);
+    from one state, three lines branch (the second and third append to a log list another line
+    already grew), earlier states are asked again after later ones, and every string must be
+    the one encoded afresh."""
+    from solvers.openspiel import world as world_mod
+
+    world_mod._EVENTS.clear()
+    spec, _ = _config(game)
+    root = _random_world(game, 5, 8)
+    r = Rng(9)
+    asked = 0
+    lines = []
+    for _ in range(3):
+        w = root.copy()
+        states = [w.copy()]
+        made = 0
+        while made < 12 and not w.is_over():
+            if w.need:
+                w.chance(r.below(w.need))
+            else:
+                w.act(r.choice(spec.legal_actions(w.state)))
+                made += 1
+            states.append(w.copy())
+        lines.append(states)
+    for states in [*lines, *(list(reversed(s)) for s in lines)]:
+        for x in states:
+            if x.state is None:
+                continue
+            for seat in range(x.config.players):
+                assert x.seat_string(seat, True) == _plain_string(x, seat)
+                asked += 1
+    assert asked > 100 and world_mod._EVENTS
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_action_ids_round_trip(game):
     """Every legal action met in random games has one id, and that id gives the action back."""
@@ -435,3 +481,15 @@ def test_the_openspiel_player_counts_are_the_engines(game):
     for p in (lo - 1, hi + 1):
         with pytest.raises(ValueError):
             spec.config_from_json({"players": p})
+
+
+def test_an_action_equal_only_up_to_true_is_one_gets_no_id_of_the_other():
+    """The fast lookup checks element types: ("swap", 1, 1) is not the table's ("swap", 1, True)."""
+    from solvers.openspiel.tables import ActionTable
+
+    t = ActionTable([("swap", 1, True), ("swap", 1, False), ("look",)])
+    assert t.id_of(("swap", 1, True)) == 0 and t.id_of(("look",)) == 2
+    with pytest.raises(KeyError, match="missing from the action table"):
+        t.id_of(("swap", 1, 1))
+    both = ActionTable([("pick", 1), ("pick", True)])
+    assert (both.id_of(("pick", 1)), both.id_of(("pick", True))) == (0, 1)
