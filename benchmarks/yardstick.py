@@ -35,7 +35,7 @@ import math
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -112,6 +112,8 @@ def _deadline(until: str | None) -> float:
     now = datetime.now(UTC)
     h, m = (int(x) for x in until.split(":"))
     end = now.replace(hour=h, minute=m, second=0, microsecond=0)
+    if end <= now:  # 02:05 asked at 23:54 is tomorrow's
+        end += timedelta(days=1)
     return time.time() + (end - now).total_seconds()
 
 
@@ -125,7 +127,7 @@ def match(game: str, a: str, b: str, sims: int, games: int, seed: int, out: Path
     with out.open("a") as f:
         for g in range(start + done, games):
             if time.time() >= end:
-                print(f"{game} {a}:{b} stopped at the deadline after {g} games", flush=True)
+                print(f"{game} {a}:{b} stopped at the deadline after games {start}-{g - 1}", flush=True)
                 return
             f.write(json.dumps(one_game(game, a, b, g, sims, seed, cap), sort_keys=True) + "\n")
             f.flush()
