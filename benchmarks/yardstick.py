@@ -51,6 +51,10 @@ PLAYERS = 4
 # plus one, every visited child has one visit and ISMCTS plays uniformly at random (the belief
 # cannot matter); 20 is about twice Mascarade's and Masque's mean number of legal actions.
 BELIEF_SIMS = 20
+# ISMCTS exact against uniform: rollout caps where full random rollouts cost more than 300 games
+# afford (docs/performance.md). Clue: a random rollout never wins (random accusers eliminate
+# themselves), so one step loses nothing; Masque: full rollouts take 112 s a game, 20 steps ~26 s.
+BELIEF_CAPS = {"clue": 1, "masque": 20}
 
 
 def _seats(a: str, b: str, g: int) -> list[str]:
@@ -204,14 +208,15 @@ def plan(folder: Path, jobs: int, games: int, seed: int, until: str | None, beli
     Strong against ISMCTS at the equal-time budget; where that is ISMCTSBot's least (2), whose move is
     uniform over legal actions whatever the rollouts return, rollouts are capped at 1 step (the same
     games, sooner: tests/solvers/test_openspiel.py). ISMCTS exact against uniform at the equal-time
-    budget where that is a search (above 2), else at ``belief_sims``."""
+    budget where that is a search (above 2), else at ``belief_sims``, rollouts capped as
+    ``BELIEF_CAPS`` says."""
     folder.mkdir(parents=True, exist_ok=True)
     tfile = folder / "time.json"
     if not tfile.exists():
         tfile.write_text(json.dumps(time_games(1, 6, seed), indent=1))
     budgets = {g: v["budget"] for g, v in json.loads(tfile.read_text()).items()}
     strong = {g: (budgets[g], 1 if budgets[g] == MIN_SIMS else None) for g in GAMES}
-    belief = {g: (budgets[g] if budgets[g] > MIN_SIMS else belief_sims, None) for g in GAMES}
+    belief = {g: (budgets[g] if budgets[g] > MIN_SIMS else belief_sims, BELIEF_CAPS.get(g)) for g in GAMES}
     todo = []
     for game in ("mascarade", "ghoul"):
         todo += [(game, "strong:ismcts", *strong[game]), (game, "ismcts:ismcts-uniform", *belief[game])]
