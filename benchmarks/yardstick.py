@@ -131,7 +131,8 @@ def match(game: str, a: str, b: str, sims: int, games: int, seed: int, out: Path
     with out.open("a") as f:
         for g in range(start + done, games):
             if time.time() >= end:
-                print(f"{game} {a}:{b} stopped at the deadline after games {start}-{g - 1}", flush=True)
+                print(f"{game} {a}:{b} stopped at the deadline: {g - start} games from index {start} in {out}",
+                      flush=True)
                 return
             f.write(json.dumps(one_game(game, a, b, g, sims, seed, cap), sort_keys=True) + "\n")
             f.flush()
