@@ -19,6 +19,11 @@ from engine.registry import GameSpec, get_game
 _SEP = (",", ":")
 
 
+def _dump(x: Any) -> str:
+    """The canonical JSON of a view, an event or a state: sorted keys, no spaces."""
+    return json.dumps(x, sort_keys=True, separators=_SEP, default=list)
+
+
 class World:
     """A game under way: the engine state (None while dealing), and any chance node open now.
 
@@ -110,7 +115,7 @@ class World:
             out = _with_events(self.spec, self.state, seat)
         else:
             v = self.spec.view(self.state, seat, len(self.state.log))
-            out = json.dumps(v, sort_keys=True, separators=_SEP, default=list)
+            out = _dump(v)
         if self.pending is not None:  # a draw inside an action: the actor knows what it did, the others wait
             out += f"|chance:{len(self.pend_out)}"
             if self.spec.to_act(self.state) == seat:
@@ -122,7 +127,7 @@ class World:
             return f"dealing {self.setup}"
         d = self.spec.state_to_json(self.state)
         d.pop("rng", None)
-        out = json.dumps(d, sort_keys=True, separators=_SEP, default=list)
+        out = _dump(d)
         if self.pending is not None:
             out += f"|pending {list(self.pending)} {self.pend_out}"
         return out
@@ -195,11 +200,11 @@ def _with_events(spec: GameSpec, state: Any, seat: int) -> str:
     items, n = log.items, len(log)
     key = (id(items), seat)
     hit = _EVENTS.get(key)  # the value holds ``items``, so its id cannot be reused while cached
-    k = len(hit[1]) if hit is not None and hit[0] is items else 0
+    k = len(hit[1]) if hit else 0
     if k == 0:
         hit = None
     v = spec.view(state, seat, min(k, n))
-    new = [json.dumps(e, sort_keys=True, separators=_SEP, default=list) for e in v["events"]]
+    new = [_dump(e) for e in v["events"]]
     if hit is None:
         strs, joined = new, ",".join(new)
         if len(_EVENTS) >= _EVENTS_MAX:
@@ -214,8 +219,8 @@ def _with_events(spec: GameSpec, state: Any, seat: int) -> str:
     else:  # an earlier state on the same entry list
         joined = ",".join(hit[1][:n])
     v["events"] = _TOKEN
-    out = json.dumps(v, sort_keys=True, separators=_SEP, default=list)
+    out = _dump(v)
     at = out.index(_QUOTED)
     if out.find(_QUOTED, at + 1) >= 0:  # the token in the game's own text: never shortcut
-        return json.dumps(spec.view(state, seat, 0), sort_keys=True, separators=_SEP, default=list)
+        return _dump(spec.view(state, seat, 0))
     return out[:at] + "[" + joined + "]" + out[at + len(_QUOTED):]
